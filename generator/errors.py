@@ -1,0 +1,86 @@
+"""One exception hierarchy; each class carries the exit code the CLI documents.
+
+Anything raised outside this hierarchy is a bug in benchsite and may show a traceback.
+Nothing a user can cause may.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import click
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_REFUSED = 3
+EXIT_INVALID = 4
+EXIT_VERSION_CONFLICT = 5
+EXIT_INCOMPARABLE = 13
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one input, located as precisely as we can."""
+
+    file: str
+    """Path of the offending file (or folder), relative to the working directory as given."""
+    where: str
+    """JSON path, line number or seal entry inside the file; empty when the whole file is meant."""
+    message: str
+    """Why it is wrong, in words a producer can act on."""
+    refused: bool = False
+    """True for seal / immutability refusals (exit 3), False for invalid content (exit 4)."""
+
+    def render(self) -> str:
+        place = f"{self.file}: {self.where}" if self.where else self.file
+        return f"{place}: {self.message}"
+
+
+class BenchsiteError(click.ClickException):
+    """Base of every error a user can cause. ``exit_code`` is the documented process exit code."""
+
+    exit_code = 1
+
+
+class InputRefused(BenchsiteError):
+    """An input is not sealed, or its seal does not hold (exit 3)."""
+
+    exit_code = EXIT_REFUSED
+
+
+class InvalidContent(BenchsiteError):
+    """An input is sealed but its content is not valid (exit 4)."""
+
+    exit_code = EXIT_INVALID
+
+
+class VersionConflict(BenchsiteError):
+    """A site version exists and was built from different inputs (exit 5)."""
+
+    exit_code = EXIT_VERSION_CONFLICT
+
+
+class OutputError(BenchsiteError):
+    """The output location cannot be used (inside the inputs, unwritable, locked)."""
+
+    exit_code = EXIT_USAGE
+
+
+class Incomparable(BenchsiteError):
+    """Two runs cannot be compared (exit 13)."""
+
+    exit_code = EXIT_INCOMPARABLE
+
+
+class ProblemReport(BenchsiteError):
+    """Every problem found in the inputs, printed one per line, then failing once."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(set(problems))
+        refused = sum(p.refused for p in self.problems)
+        invalid = len(self.problems) - refused
+        self.exit_code = EXIT_REFUSED if refused else EXIT_INVALID  # type: ignore[misc]
+        lines = [p.render() for p in self.problems]
+        summary = f"{len(self.problems)} problem(s): {refused} refused input(s), {invalid} invalid content"
+        verdict = "input refused (exit 3)" if refused else "invalid content (exit 4)"
+        super().__init__("\n".join([*lines, f"{summary}; nothing was written; {verdict}"]))

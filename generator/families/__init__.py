@@ -1,0 +1,1 @@
+"""Rubric families. Each is input models plus pure scoring functions, registered by name."""

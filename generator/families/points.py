@@ -1,0 +1,300 @@
+"""The points family (SPEC §2.1): ``agent-dx-score-contract`` attempts → outcomes and aggregates."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from generator.errors import Problem
+from generator.families.base import BenchmarkContext, Family
+from generator.families.points_models import (
+    Attempt,
+    PointsContract,
+    PointsDeclaration,
+    PointsRun,
+)
+from generator.families.points_report import (
+    AttemptResult,
+    DimensionMean,
+    OutcomeCounts,
+    PointsSection,
+    RunResult,
+    SubjectRow,
+)
+from generator.families.points_scoring import score_attempt
+from generator.figures import Mean
+from generator.inputs import VerifiedFolder
+from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.report import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
+from generator.stats import rate
+
+RUN_FILE = "run.json"
+ATTEMPTS_FILE = "attempts.jsonl"
+DIMENSION_NAMES = (
+    ("functional", "functional correctness", 45, False),
+    ("regression", "regression avoidance", 15, False),
+    ("consistency", "cross-surface consistency", 15, False),
+    ("scope", "scope discipline", 10, False),
+    ("test_behavior", "test behavior", 5, True),
+    ("trajectory", "trajectory and tool use", 5, True),
+    ("launch", "launch readiness", 5, False),
+)
+_COUNT_FIELD = {"Ready": "ready", "NeedsReview": "needs_review", "NotReady": "not_ready",
+                "Inconclusive": "inconclusive", "Invalid": "invalid"}  # fmt: skip
+
+INTERPRETATIONS = (
+    Interpretation(
+        id="points-mandatory-checks",
+        text="All mandatory checks pass",
+        reading="Each mandatory category (functional, regression, cross-surface, tampering and "
+        "prohibited-change detection, changed-path scope) was executed and is evaluable — not "
+        "that every individual check passed, which would make the 80/90 and 12/15 thresholds void.",
+    ),
+    Interpretation(
+        id="points-blockers",
+        text="Any launch blocker is present",
+        reading="Launch blockers are a failed check marked critical in the regression checks, "
+        "detected tampering and a detected prohibited change. Scope overreach (scope < 7.5) "
+        "denies Ready and launch readiness but is not itself a blocker, as SPEC §2.1 lists it "
+        "apart from the blockers.",
+    ),
+    Interpretation(
+        id="points-inconclusive",
+        text="A grader or reviewer result without a valid qualifying denominator is reported "
+        "separately, never converted to a zero error rate.",
+        reading="Regression or cross-surface checks not run or with zero checks, or a scope check "
+        "not run, make the attempt Inconclusive — unless a launch blocker is present, which "
+        "decides NotReady on its own. Functional is exempt: the contract scores a zero total as 0.",
+    ),
+    Interpretation(
+        id="points-not-run-detection",
+        text="no tampering ... or prohibited change is detected",
+        reading="Detection that was not run (null) detects nothing, so it is no blocker, but it "
+        "is a mandatory check not executed: launch readiness is 0 and the attempt cannot be Ready.",
+    ),
+    Interpretation(
+        id="points-ready-rate",
+        text="Ready rate",
+        reading="Ready / decided attempts (Ready + NeedsReview + NotReady). Invalid attempts are "
+        "excluded from every denominator; Inconclusive ones are counted beside the rate, never "
+        "as failures.",
+    ),
+    Interpretation(
+        id="points-invalid",
+        text="after the agent process starts, failures remain scored unless the predeclared "
+        "storage-exhaustion exception applies",
+        reading="An invalid marker citing a pre-agent evaluator or host failure is refused as "
+        "invalid content when the attempt records that the agent had started.",
+    ),
+    Interpretation(
+        id="points-allowlist",
+        text="each changed path outside the task allowlist",
+        reading="An allowlist entry ending in '/' admits every path below that folder; any other "
+        "entry is a case-sensitive fnmatch pattern on the whole path. A path is counted once.",
+    ),
+    Interpretation(
+        id="points-test-behavior",
+        text="5 when relevant tests changed and passed before and after editing; 3.5 when "
+        "post-edit tests passed; 1.5 when tests changed",
+        reading="The first clause that holds gives the points, in the contract's order; no "
+        "test signals at all is 'unavailable', not zero, and never changes an outcome.",
+    ),
+)
+
+
+@dataclass
+class SubjectTally:
+    """Streaming per-subject aggregate: counts and sums, never the attempts themselves."""
+
+    runs: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    sums: dict[str, Fraction] = field(default_factory=lambda: defaultdict(Fraction))
+    ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    disagreements: int = 0
+
+    def add(self, attempt: AttemptResult) -> None:
+        self.counts[attempt.outcome] += 1
+        self.disagreements += attempt.disagrees
+        for dim in attempt.dimensions:
+            if dim.points is not None:
+                self.sums[dim.key] += Fraction(dim.points)
+                self.ns[dim.key] += 1
+        if attempt.deterministic is not None:
+            self.sums["deterministic"] += Fraction(attempt.deterministic)
+            self.ns["deterministic"] += 1
+
+    def mean(self, key: str) -> Mean:
+        n = self.ns[key]
+        return Mean(value=float(self.sums[key] / n) if n else None, n=n)
+
+
+def count_outcomes(outcomes: dict[str, int]) -> OutcomeCounts:
+    fields = {_COUNT_FIELD[name]: n for name, n in outcomes.items()}
+    return OutcomeCounts(total=sum(outcomes.values()), **fields)
+
+
+class PointsFamily(Family):
+    name = "points"
+    declaration_model = PointsDeclaration
+    contract_model = PointsContract
+
+    def check_benchmark(self, bench: BenchmarkContext) -> list[Problem]:
+        decl: PointsDeclaration = bench.declaration
+        contract: PointsContract = bench.contract
+        file = f"{bench.label}/benchmark.json"
+        problems = []
+        if decl.purpose == "prospective-release" and contract.is_historical:
+            message = (f"a prospective release is refused under this contract: its status says "
+                       f"{contract.status!r}")  # fmt: skip
+            problems.append(Problem(file, "$.purpose", message))
+        for name, source in sorted(decl.provenance_sources.items()):
+            if name != "boundarySha256":
+                problems.append(
+                    Problem(
+                        file, f"$.provenance_sources.{name}", "the contract carries no such provenance hash"
+                    )
+                )
+            elif source not in bench.folder.files:
+                problems.append(
+                    Problem(
+                        file,
+                        f"$.provenance_sources.{name}",
+                        f"source file {source!r} is not in the sealed folder",
+                    )
+                )
+            elif hashlib.sha256(bench.folder.files[source]).hexdigest() != contract.provenance.boundarySha256:
+                problems.append(
+                    Problem(f"{bench.label}/{source}", "", "does not match the contract's boundarySha256")
+                )
+        return problems
+
+    def score_run(
+        self, bench: BenchmarkContext, run_id: str, run: VerifiedFolder
+    ) -> tuple[Any, list[Problem]]:
+        decl: PointsDeclaration = bench.declaration
+        label = f"{bench.label}/{run_id}"
+        problems: list[Problem] = []
+        for required in (RUN_FILE, ATTEMPTS_FILE):
+            if required not in run.files:
+                problems.append(Problem(f"{label}/{required}", "", "required file is missing"))
+        if problems:
+            return None, problems
+        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
+        meta, more = validate_model(PointsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
+        problems += more
+        tasks = {t.id: t for t in decl.tasks}
+        attempts: list[AttemptResult] = []
+        seen: set[str] = set()
+        file = f"{label}/{ATTEMPTS_FILE}"
+        for number, value, line_problems in iter_jsonl(run.files[ATTEMPTS_FILE], file):
+            problems += line_problems
+            if value is None:
+                continue
+            attempt, more = validate_model(Attempt, value, file, where=f"line {number}")
+            problems += more
+            if attempt is None:
+                continue
+            if attempt.task not in tasks:
+                problems.append(Problem(file, f"line {number} $.task", f"unknown task {attempt.task!r}"))
+                continue
+            if attempt.attempt_id.casefold() in seen:
+                problems.append(
+                    Problem(
+                        file, f"line {number} $.attempt_id", f"duplicate attempt id {attempt.attempt_id!r}"
+                    )
+                )
+                continue
+            seen.add(attempt.attempt_id.casefold())
+            attempts.append(score_attempt(attempt, tasks[attempt.task]))
+        if not attempts and not problems:
+            problems.append(Problem(file, "", "holds no attempts"))
+        if problems or meta is None:
+            return None, problems
+        outcomes: dict[str, int] = defaultdict(int)
+        for result in attempts:
+            outcomes[result.outcome] += 1
+        return RunResult(
+            id=run_id, subject=meta.subject, digest=run.digest, producer=meta.producer,
+            counts=count_outcomes(outcomes), attempts=tuple(attempts),
+            disagreements=sum(a.disagrees for a in attempts),
+        ), []  # fmt: skip
+
+    def finish(self, bench: BenchmarkContext, runs: list[Any]) -> tuple[PointsSection, Disclosures]:
+        decl: PointsDeclaration = bench.declaration
+        contract: PointsContract = bench.contract
+        results: list[RunResult] = sorted(runs, key=lambda r: r.id)
+        tallies: dict[str, SubjectTally] = defaultdict(SubjectTally)
+        overall = SubjectTally()
+        for run in results:
+            tallies[run.subject].runs.append(run.id)
+            for attempt in run.attempts:
+                tallies[run.subject].add(attempt)
+                overall.add(attempt)
+        section = PointsSection(
+            contract=contract, purpose=decl.purpose, tasks=decl.tasks,
+            totals=count_outcomes(overall.counts), leaderboard=_leaderboard(tallies),
+            runs=tuple(results),
+        )  # fmt: skip
+        return section, _disclosures(bench, results, overall)
+
+
+def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
+    def order(item: tuple[str, SubjectTally]) -> tuple[Fraction, Fraction, str]:
+        subject, t = item
+        decided = t.counts["Ready"] + t.counts["NeedsReview"] + t.counts["NotReady"]
+        ready = Fraction(t.counts["Ready"], decided) if decided else Fraction(-1)
+        det = t.sums["deterministic"] / t.ns["deterministic"] if t.ns["deterministic"] else Fraction(-1)
+        return (-ready, -det, subject)
+
+    rows = []
+    for position, (subject, t) in enumerate(sorted(tallies.items(), key=order), start=1):
+        decided = t.counts["Ready"] + t.counts["NeedsReview"] + t.counts["NotReady"]
+        dims = tuple(DimensionMean(key=k, name=n, max=w, mean=t.mean(k), diagnostic=d)
+                     for k, n, w, d in DIMENSION_NAMES)  # fmt: skip
+        rows.append(SubjectRow(
+            position=position, subject=subject, runs=tuple(t.runs),
+            counts=count_outcomes(t.counts), ready_rate=rate(t.counts["Ready"], decided),
+            mean_deterministic=t.mean("deterministic"), dimensions=dims,
+            disagreements=t.disagreements,
+        ))  # fmt: skip
+    return tuple(rows)
+
+
+def _disclosures(bench: BenchmarkContext, runs: list[RunResult], overall: SubjectTally) -> Disclosures:
+    contract: PointsContract = bench.contract
+    decl: PointsDeclaration = bench.declaration
+    disagreements = tuple(
+        Disagreement(run=run.id, item=a.attempt_id, producer=a.producer_outcome or "",
+                     recomputed=a.outcome)
+        for run in runs for a in run.attempts if a.disagrees
+    )  # fmt: skip
+    valid = sum(n for o, n in overall.counts.items() if o != "Invalid")
+    source = decl.provenance_sources.get("boundarySha256")
+    provenance = ProvenanceHash(
+        name="boundarySha256", sha256=contract.provenance.boundarySha256,
+        state="verified" if source else "not re-verified (source not supplied)", source=source,
+    )  # fmt: skip
+    blind = BlindRecord(
+        subjects_blind=True,
+        statement=(f"The contract withholds the identity mapping (identityMapping: "
+                   f"{contract.provenance.identityMapping!r}); subjects appear only under the "
+                   "opaque ids their runs declare. No reveal exists for this family."),
+        evaluator_hashes=(), identities_revealed=False, revealed_in=None,
+    )  # fmt: skip
+    return Disclosures(
+        status=contract.status,
+        limitations=contract.limitations,
+        interpretations=INTERPRETATIONS,
+        blind=blind,
+        excluded_counts=(("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),
+                         ("Inconclusive attempts (reported separately)", overall.counts["Inconclusive"])),
+        unavailable=(("test behavior signals unavailable", valid - overall.ns["test_behavior"]),
+                     ("trajectory data unavailable", valid - overall.ns["trajectory"])),
+        floors_note=None,
+        corrections=(),
+        disagreements=disagreements,
+        provenance=(provenance,),
+    )  # fmt: skip

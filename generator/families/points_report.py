@@ -1,0 +1,91 @@
+"""Report section of the points family: what its pages, Markdown and JSON show."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from generator.families.points_models import Outcome, PointsContract, PointsTask
+from generator.figures import Mean, Model, Rate
+
+DimensionState = Literal["scored", "inconclusive", "unavailable", "not executed"]
+
+
+class DimensionScore(Model):
+    """One dimension of one attempt."""
+
+    key: str
+    points: float | None = Field(description="None when inconclusive (never converted to zero).")
+    max: int
+    state: DimensionState
+    detail: str = Field(description="The facts the points follow from, e.g. '4/5 passed'.")
+
+
+class AttemptResult(Model):
+    """One attempt, scored."""
+
+    attempt_id: str
+    task: str
+    outcome: Outcome
+    reasons: tuple[str, ...] = Field(description="Why this outcome, one clause each.")
+    dimensions: tuple[DimensionScore, ...]
+    deterministic: float | None = Field(description="Of 90; None when inconclusive or invalid.")
+    blockers: tuple[str, ...]
+    invalid_reason: str | None
+    producer_outcome: Outcome | None
+    disagrees: bool = Field(description="The producer's own outcome differs from benchsite's.")
+
+
+class OutcomeCounts(Model):
+    ready: int = 0
+    needs_review: int = 0
+    not_ready: int = 0
+    inconclusive: int = 0
+    invalid: int = 0
+    total: int = 0
+
+
+class DimensionMean(Model):
+    key: str
+    name: str
+    max: int
+    mean: Mean
+    diagnostic: bool = Field(description="Diagnostics never change an outcome.")
+
+
+class SubjectRow(Model):
+    """One subject (an opaque id) on the leaderboard."""
+
+    position: int = Field(description="1-based order: Ready rate, then mean deterministic, then id.")
+    subject: str
+    runs: tuple[str, ...]
+    counts: OutcomeCounts
+    ready_rate: Rate = Field(description="Ready / decided attempts (Ready+NeedsReview+NotReady).")
+    mean_deterministic: Mean
+    dimensions: tuple[DimensionMean, ...]
+    disagreements: int
+
+
+class RunResult(Model):
+    """One run directory: one subject's attempts."""
+
+    id: str
+    subject: str
+    digest: str
+    producer: str
+    counts: OutcomeCounts
+    attempts: tuple[AttemptResult, ...]
+    disagreements: int
+
+
+class PointsSection(Model):
+    """Everything the points family computed for one benchmark."""
+
+    family: Literal["points"] = "points"
+    contract: PointsContract
+    purpose: str
+    tasks: tuple[PointsTask, ...]
+    totals: OutcomeCounts
+    leaderboard: tuple[SubjectRow, ...]
+    runs: tuple[RunResult, ...]

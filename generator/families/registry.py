@@ -1,0 +1,8 @@
+"""Rubric families by name. A new family is a module with a :class:`Family` and one line here."""
+
+from __future__ import annotations
+
+from generator.families.base import Family
+from generator.families.points import PointsFamily
+
+FAMILIES: dict[str, Family] = {family.name: family for family in (PointsFamily(),)}

@@ -1,0 +1,39 @@
+"""Figures the report publishes: the frozen base model, rates, intervals and means.
+
+Models are frozen and strict; sequences are tuples; floats are finite (NaN is never stored: a
+figure that cannot be computed is ``None`` and says why next to it).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+
+class Interval(Model):
+    """An exact confidence interval on a proportion."""
+
+    low: float = Field(description="Lower bound, in [0, 1].")
+    high: float = Field(description="Upper bound, in [0, 1].")
+    confidence: float = Field(description="Confidence level, e.g. 0.95.")
+    method: str = Field(description="Test, sidedness and implementation.")
+    n: int = Field(description="Number of trials the interval rests on.")
+
+
+class Rate(Model):
+    """A proportion published as integers, never as a rounded rate alone."""
+
+    numerator: int
+    denominator: int
+    basis_points: int | None = Field(description="floor(10000·n/d); None when d = 0.")
+    interval: Interval | None = Field(description="Exact 95% interval; None when d = 0.")
+
+
+class Mean(Model):
+    """A mean over the observations that had a value; ``n`` says how many."""
+
+    value: float | None = Field(description="None when n = 0 (never shown as zero).")
+    n: int

@@ -1,0 +1,150 @@
+"""Strict JSON in, canonical JSON out.
+
+Reading refuses what Python's ``json`` would quietly accept: duplicate object keys, NaN and
+Infinity (as literals or as overflowing numbers such as ``1e400``), a byte-order mark and bytes
+that are not UTF-8. Every refusal is a :class:`~generator.errors.Problem` with a place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from generator.errors import Problem
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class _Refusal(ValueError):
+    """Raised from inside the decoder hooks; turned into a Problem by the caller."""
+
+
+class _DupDict(dict[str, Any]):
+    """A JSON object that had at least one key twice; remembers which."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    dupes: list[str] = []
+    for key, value in pairs:
+        if key in out:
+            dupes.append(key)
+        out[key] = value
+    if not dupes:
+        return out
+    marked = _DupDict(out)
+    marked.duplicates = tuple(dupes)
+    return marked
+
+
+def _constant(name: str) -> float:
+    raise _Refusal(f"{name} is not allowed: numbers must be finite")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refusal(f"number {text[:40]} overflows to infinity: numbers must be finite")
+    return value
+
+
+def json_path(loc: tuple[str | int, ...] | list[str | int]) -> str:
+    """Render a location as a JSON path: ``$.tasks[2].id``."""
+    out = "$"
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _find_duplicates(value: Any, loc: tuple[str | int, ...]) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key in getattr(value, "duplicates", ()):
+            yield json_path((*loc, key))
+        for key, child in value.items():
+            yield from _find_duplicates(child, (*loc, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _find_duplicates(child, (*loc, index))
+
+
+def decode_text(data: bytes, file: str) -> tuple[str | None, Problem | None]:
+    """Decode UTF-8 without a BOM, or say exactly where it fails."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return None, Problem(file, "byte 0", "starts with a UTF-8 byte-order mark; write plain UTF-8")
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return None, Problem(file, f"byte {exc.start}", "is not valid UTF-8")
+
+
+def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem]]:
+    """Parse one JSON document strictly. Returns (value, problems); value is None on failure."""
+    prefix = f"{where} " if where else ""
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+    except json.JSONDecodeError as exc:
+        place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
+        return None, [Problem(file, place, f"not valid JSON: {exc.msg}")]
+    except _Refusal as exc:
+        return None, [Problem(file, where, str(exc))]
+    except RecursionError:
+        return None, [Problem(file, where, "JSON nesting is too deep")]
+    problems: list[Problem] = []
+    for path in _find_duplicates(value, ()):
+        place = f"{prefix}{path}"
+        problems.append(Problem(file, place, "duplicate key: every key may appear once"))
+    return (None if problems else value), problems
+
+
+def load_json_bytes(data: bytes, file: str) -> tuple[Any, list[Problem]]:
+    """Decode and parse one JSON file's bytes."""
+    text, problem = decode_text(data, file)
+    if problem is not None or text is None:
+        return None, [problem] if problem else []
+    return parse_json(text, file)
+
+
+def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]]]:
+    """Yield (line number, value, problems) for each non-empty line of a JSON Lines file."""
+    text, problem = decode_text(data, file)
+    if problem is not None or text is None:
+        yield 0, None, [problem] if problem else []
+        return
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        value, problems = parse_json(line, file, where=f"line {number}")
+        yield number, value, problems
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline."""
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tuple[M | None, list[Problem]]:
+    """Validate parsed JSON against a model; each pydantic error becomes a located Problem."""
+    try:
+        return model.model_validate(value), []
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors(include_url=False):
+            path = json_path(tuple(error["loc"]))
+            place = f"{where} {path}" if where else path
+            problems.append(Problem(file, place, _message(error)))
+        return None, problems
+
+
+def _message(error: Any) -> str:
+    message = str(error["msg"])
+    if error["type"] == "extra_forbidden":
+        return "unknown field (not in the documented schema)"
+    if error["type"] == "missing":
+        return "required field is missing"
+    return message.removeprefix("Value error, ")

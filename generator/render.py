@@ -1,0 +1,174 @@
+"""Render: the report model → page bytes, in memory. Templates display; they never compute.
+
+One Jinja environment for HTML (autoescape, StrictUndefined) and one for Markdown (no
+autoescape, an explicit table-cell escape). Markdown prose is turned into HTML in one place,
+with raw HTML off. Every link goes through ``url()`` so pages work from ``file://`` and under
+any sub-path.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import posixpath
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from generator.jsonio import canonical_json
+from generator.report import BenchmarkReport, SiteReport
+
+
+def templates_dir() -> Path:
+    """Templates ship inside the wheel as ``generator/templates``; in a checkout they are top-level."""
+    packaged = Path(__file__).parent / "templates"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "templates"
+
+
+def fmt_number(value: float | int | None, digits: int = 2) -> str:
+    """The one number format of every page: fixed decimals, '—' for a missing value."""
+    if value is None:
+        return "—"
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.{digits}f}"
+
+
+def fmt_bp(value: int | None) -> str:
+    """Basis points as an exact percentage string (integer arithmetic; 1234 → 12.34%)."""
+    if value is None:
+        return "—"
+    return f"{value // 100}.{value % 100:02d}%"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def md_cell(value: object) -> str:
+    """Escape text for a GitHub-flavoured Markdown table cell: inert, one line."""
+    text = " ".join(str(value).split())
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+
+
+def md_html(text: str) -> Markup:
+    """The only place text becomes safe HTML: markdown-it-py, raw HTML disabled."""
+    return Markup(_markdown().render(text))
+
+
+@pass_context
+def _url(context: Context, target: str) -> str:
+    here = posixpath.dirname(context["page_path"])
+    return posixpath.relpath(target, here or ".")
+
+
+def _environment(autoescape: bool) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(templates_dir()),
+        autoescape=autoescape,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(num=fmt_number, bp=fmt_bp, md_cell=md_cell, md=md_html)
+    env.globals["url"] = _url
+    return env
+
+
+@cache
+def html_env() -> Environment:
+    return _environment(autoescape=True)
+
+
+@cache
+def markdown_env() -> Environment:
+    return _environment(autoescape=False)
+
+
+@cache
+def _css() -> tuple[str, str]:
+    css = (templates_dir() / "_site.css").read_text(encoding="utf-8")
+    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
+    return css, f"'sha256-{digest}'"
+
+
+def bench_dir(bench: BenchmarkReport) -> str:
+    return f"b/{bench.id}"
+
+
+class Pages:
+    """Collects rendered files by path; refuses a path rendered twice."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def add(self, path: str, data: bytes) -> None:
+        if path in self.files:
+            raise AssertionError(f"two outputs claim {path}")  # a bug, never user input
+        self.files[path] = data
+
+    def html(self, path: str, template: str, **context: Any) -> None:
+        css, css_hash = _css()
+        page = html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+        self.add(path, page.encode("utf-8"))
+
+
+def render_site(report: SiteReport) -> dict[str, bytes]:
+    """Every file of ``site/<version>/``, keyed by its relative path."""
+    pages = Pages()
+    site: dict[str, Any] = {"report": report}
+    pages.html("index.html", "index.html", **site)
+    for bench in report.benchmarks:
+        base = bench_dir(bench)
+        family = bench.family
+        ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
+        pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
+        pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
+        pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
+        for run in bench.section.runs:
+            pages.html(f"{base}/runs/{run.id}.html", f"{family}/run.html", run=run, **ctx)
+        data = bench.model_dump(mode="json")
+        pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(data).encode("utf-8"))
+    notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
+    pages.add("release-notes.md", notes.encode("utf-8"))
+    pages.add("data/site.json", canonical_json(report.model_dump(mode="json")).encode("utf-8"))
+    pages.add("data/build.json", build_record(report))
+    return pages.files
+
+
+def build_record(report: SiteReport) -> bytes:
+    """What identifies a version: generator, inputs digest and the sealed folders it read."""
+    record = {
+        "schema_version": 1,
+        "site_version": report.site_version,
+        "generator": report.generator,
+        "inputs_digest": report.inputs_digest,
+        "benchmarks": [{"id": b.id, "title": b.title, "family": b.family} for b in report.benchmarks],
+    }
+    return canonical_json(record).encode("utf-8")
+
+
+def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes:
+    """``site/index.html``: every published version, newest build first as given."""
+    css, css_hash = _css()
+    page = (
+        html_env()
+        .get_template("versions.html")
+        .render(page_path="index.html", css=css, css_hash=css_hash, versions=versions, latest=latest)
+    )
+    return page.encode("utf-8")
+
+
+Renderer = Callable[[SiteReport], dict[str, bytes]]

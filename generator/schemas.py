@@ -1,0 +1,27 @@
+"""JSON Schemas of every format benchsite defines, generated from the models.
+
+The committed copies in ``schemas/`` are checked against these by a test, so they cannot drift.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
+from generator.jsonio import canonical_json
+from generator.report import SiteReport
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "points-benchmark": PointsDeclaration,
+    "points-contract": PointsContract,
+    "points-run": PointsRun,
+    "points-attempt": Attempt,
+    "report": SiteReport,
+}
+
+
+def schema_json(name: str) -> str:
+    schema = SCHEMAS[name].model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"benchsite/{name}.schema.json"
+    return canonical_json(schema)

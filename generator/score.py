@@ -1,0 +1,148 @@
+"""Score: verified benchmark folders → one :class:`SiteReport`. Reads inputs, writes nothing."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+from generator.errors import Problem, ProblemReport
+from generator.families.base import BenchmarkContext
+from generator.families.registry import FAMILIES
+from generator.inputs import (
+    BenchmarkLayout,
+    discover,
+    id_problem,
+    inputs_digest,
+    verify_folder,
+)
+from generator.jsonio import load_json_bytes, validate_model
+from generator.report import BenchmarkReport, SealedInput, SiteReport
+from generator.seal import nested_seals
+
+DECLARATION = "benchmark.json"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """The outcome of reading and scoring every input."""
+
+    report: SiteReport
+    folders: int
+    """How many sealed folders were verified."""
+
+
+def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
+    file = f"{label}/{DECLARATION}"
+    if DECLARATION not in files:
+        return None, [Problem(file, "", "required file is missing")]
+    raw, problems = load_json_bytes(files[DECLARATION], file)
+    if raw is None:
+        return None, problems
+    family = raw.get("family") if isinstance(raw, dict) else None
+    if family not in FAMILIES:
+        known = ", ".join(sorted(FAMILIES))
+        return None, [Problem(file, "$.family", f"unknown rubric family {family!r} (known: {known})")]
+    return validate_model(FAMILIES[family].declaration_model, raw, file)
+
+
+def _contract(label: str, decl: Any, files: dict[str, bytes]) -> tuple[Any, str, list[Problem]]:
+    family = FAMILIES[decl.family]
+    file = f"{label}/{decl.rubric.file}"
+    data = files.get(decl.rubric.file)
+    if data is None:
+        return (
+            None,
+            "",
+            [Problem(file, "", "rubric file named in benchmark.json is not in the sealed folder")],
+        )
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != decl.rubric.sha256:
+        pinned = decl.rubric.sha256[:16]
+        message = f"rubric does not match its pin in benchmark.json: pinned {pinned}…, found {digest[:16]}…"
+        return None, digest, [Problem(file, "", message, refused=True)]
+    raw, problems = load_json_bytes(data, file)
+    if raw is None:
+        return None, digest, problems
+    contract, problems = validate_model(family.contract_model, raw, file)
+    return contract, digest, problems
+
+
+def score_benchmark(
+    root: Path, layout: BenchmarkLayout, digests: dict[str, str]
+) -> tuple[BenchmarkReport | None, list[Problem]]:
+    """Verify, parse and score one benchmark; record each sealed folder's digest."""
+    label = (root / layout.id).as_posix()
+    folder, problems = verify_folder(layout.path, layout.runs)
+    if folder is None:
+        return None, problems
+    digests[layout.id] = folder.digest
+    decl, problems = _declaration(layout, label, dict(folder.files))
+    if decl is None:
+        return None, problems
+    contract, rubric_sha, problems = _contract(label, decl, dict(folder.files))
+    if contract is None:
+        return None, problems
+    family = FAMILIES[decl.family]
+    bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha)
+    problems = family.check_benchmark(bench)
+    results: list[Any] = []
+    seen: dict[str, str] = {}
+    for run_id in layout.runs:
+        run_path = layout.path / run_id
+        bad = id_problem("run", run_id, run_path)
+        if bad or run_id.casefold() in seen:
+            problems.append(
+                bad
+                or Problem(
+                    str(run_path),
+                    "",
+                    f"run id collides with {seen[run_id.casefold()]!r} when case is ignored",
+                )
+            )
+            continue
+        seen[run_id.casefold()] = run_id
+        if nested_seals(run_path):
+            problems.append(Problem(str(run_path), "", "a run folder may not hold further sealed folders"))
+            continue
+        run, run_problems = verify_folder(run_path)
+        if run is None:
+            problems += run_problems
+            continue
+        digests[f"{layout.id}/{run_id}"] = run.digest
+        result, run_problems = family.score_run(bench, run_id, run)
+        problems += run_problems
+        if result is not None:
+            results.append(result)
+    if problems:
+        return None, problems
+    section, disclosures = family.finish(bench, results)
+    inputs = tuple(SealedInput(path=p, digest=d) for p, d in sorted(digests.items())
+                   if p == layout.id or p.startswith(layout.id + "/"))  # fmt: skip
+    return BenchmarkReport(
+        id=layout.id, title=decl.title, description=decl.description, family=decl.family,
+        rubric_file=decl.rubric.file, rubric_sha256=rubric_sha, inputs=inputs,
+        disclosures=disclosures, section=section,
+    ), []  # fmt: skip
+
+
+def score_inputs(root: Path, site_version: str | None) -> Scored:
+    """Read, verify and score everything under ``root``; raise once with every problem found."""
+    layouts, problems = discover(root)
+    digests: dict[str, str] = {}
+    benchmarks = []
+    for layout in layouts:
+        report, more = score_benchmark(root, layout, digests)
+        problems += more
+        if report is not None:
+            benchmarks.append(report)
+    if problems:
+        raise ProblemReport(problems)
+    digest = inputs_digest(digests)
+    site = SiteReport(
+        generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",
+        inputs_digest=digest, benchmarks=tuple(benchmarks),
+    )  # fmt: skip
+    return Scored(report=site, folders=len(digests))

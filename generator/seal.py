@@ -1,0 +1,213 @@
+"""Seals: ``SHA256SUMS`` files in the GNU coreutils format, and the rules that make a folder frozen.
+
+A seal lists ``<64 lowercase hex>  <relative path>`` per line, sorted by the path's UTF-8 bytes,
+so that ``sha256sum -c SHA256SUMS`` verifies it with a stock tool. The sealed folder's *digest*
+is the sha256 of the seal's own bytes. Every file below a sealed folder is covered by the nearest
+seal above it; a subfolder holding its own seal is a separate sealed folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from generator.errors import InputRefused, Problem
+
+SEAL_NAME = "SHA256SUMS"
+_LINE = re.compile(r"^([0-9a-f]{64}) ([ *])(.+)$")
+_READ_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True)
+class SealedFolder:
+    """A folder whose seal was read. ``entries`` maps a relative POSIX path to its sha256."""
+
+    path: Path
+    seal_bytes: bytes
+    entries: dict[str, str]
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.seal_bytes).hexdigest()
+
+
+def _refuse(file: Path | str, where: str, message: str) -> Problem:
+    return Problem(str(file), where, message, refused=True)
+
+
+def _entry_problem(rel: str) -> str | None:
+    pure = PurePosixPath(rel)
+    if rel.startswith("/") or re.match(r"^[A-Za-z]:", rel):
+        return "absolute path: a seal lists paths relative to its folder"
+    if "\\" in rel or "\x00" in rel:
+        return "path contains a backslash or NUL"
+    if any(part in ("..", ".", "") for part in rel.split("/")):
+        return "path escapes the folder or is not normalised (no '.', '..' or empty parts)"
+    if pure.name == SEAL_NAME and len(pure.parts) == 1:
+        return "the seal lists itself"
+    return None
+
+
+def parse_seal(path: Path, data: bytes) -> tuple[dict[str, str], list[Problem]]:
+    """Parse a seal's bytes into entries, refusing anything a strict reader should not guess at."""
+    seal = path / SEAL_NAME
+    problems: list[Problem] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {}, [_refuse(seal, "", "is not UTF-8 text")]
+    if text and not text.endswith("\n"):
+        problems.append(_refuse(seal, "last line", "does not end with a newline"))
+    entries: dict[str, str] = {}
+    previous = b""
+    for number, line in enumerate(text.splitlines(), start=1):
+        where = f"line {number}"
+        match = _LINE.match(line)
+        if match is None:
+            problems.append(_refuse(seal, where, "not '<64 lowercase hex>  <path>' (coreutils format)"))
+            continue
+        digest, _mode, rel = match.groups()
+        reason = _entry_problem(rel)
+        if reason:
+            problems.append(_refuse(seal, where, f"{rel!r}: {reason}"))
+            continue
+        if rel in entries:
+            problems.append(_refuse(seal, where, f"{rel!r}: duplicate entry"))
+            continue
+        key = rel.encode("utf-8")
+        if key < previous:
+            problems.append(_refuse(seal, where, f"{rel!r}: entries are not sorted by path"))
+        previous = key
+        entries[rel] = digest
+    if not entries and not problems:
+        problems.append(_refuse(seal, "", "lists no files"))
+    return entries, problems
+
+
+def read_sealed_folder(path: Path) -> tuple[SealedFolder | None, list[Problem]]:
+    """Read and parse the seal of ``path``; refuse when there is none."""
+    seal = path / SEAL_NAME
+    if seal.is_symlink() or (seal.exists() and not seal.is_file()):
+        return None, [_refuse(seal, "", "is not a regular file")]
+    if not seal.exists():
+        return None, [_refuse(path, "", f"no seal: the folder has no {SEAL_NAME}")]
+    data = seal.read_bytes()
+    entries, problems = parse_seal(path, data)
+    if problems:
+        return None, problems
+    return SealedFolder(path, data, entries), []
+
+
+def walk_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry below ``root`` as (relative POSIX path, lstat), sorted, never following links."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        base = Path(dirpath)
+        for name in sorted(filenames + [d for d in dirnames if (base / d).is_symlink()]):
+            full = base / name
+            yield full.relative_to(root).as_posix(), full.lstat()
+
+
+def nested_seals(root: Path) -> list[str]:
+    """Relative paths of the nearest sealed subfolders below ``root`` (not ``root`` itself)."""
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames.sort()
+        base = Path(dirpath)
+        if base != root and SEAL_NAME in filenames:
+            found.append(base.relative_to(root).as_posix())
+            dirnames.clear()
+    return sorted(found)
+
+
+def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
+    """Every file under the folder (outside nested sealed subfolders) listed, and nothing else."""
+    problems: list[Problem] = []
+    seal = folder.path / SEAL_NAME
+    present: set[str] = set()
+    for rel, info in walk_files(folder.path):
+        if any(rel == n or rel.startswith(n + "/") for n in nested):
+            continue
+        full = folder.path / rel
+        if stat.S_ISLNK(info.st_mode):
+            problems.append(_refuse(full, "", "is a symbolic link: sealed inputs must be regular files"))
+        elif not stat.S_ISREG(info.st_mode):
+            problems.append(_refuse(full, "", "is not a regular file (device, socket or pipe)"))
+        elif rel != SEAL_NAME:
+            present.add(rel)
+            if rel not in folder.entries:
+                problems.append(_refuse(full, "", f"is not listed in {seal}"))
+    for rel in sorted(folder.entries):
+        inside = next((n for n in nested if rel.startswith(n + "/")), None)
+        if inside is not None:
+            problems.append(_refuse(seal, rel, f"lists a file inside {inside}/, which has its own seal"))
+        elif rel not in present and not (folder.path / rel).is_symlink():
+            problems.append(_refuse(seal, rel, "listed file is missing"))
+    return problems
+
+
+def hash_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(_READ_CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def read_verified(folder: SealedFolder, rel: str) -> tuple[bytes | None, Problem | None]:
+    """Read one listed file and check its bytes against the seal in the same read."""
+    full = folder.path / rel
+    try:
+        data = full.read_bytes()
+    except OSError as exc:
+        return None, _refuse(full, "", f"cannot be read: {exc.strerror}")
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != folder.entries[rel]:
+        message = f"hash mismatch: sealed {folder.entries[rel][:16]}…, found {actual[:16]}…"
+        return None, _refuse(full, "", message)
+    return data, None
+
+
+def verify_hashes(folder: SealedFolder) -> list[Problem]:
+    """Hash every listed file (streamed) and compare with the seal."""
+    problems: list[Problem] = []
+    for rel, expected in sorted(folder.entries.items()):
+        full = folder.path / rel
+        if not full.is_file() or full.is_symlink():
+            continue  # reported by check_coverage
+        actual = hash_file(full)
+        if actual != expected:
+            message = f"hash mismatch: sealed {expected[:16]}…, found {actual[:16]}…"
+            problems.append(_refuse(full, "", message))
+    return problems
+
+
+def write_seal(path: Path) -> Path:
+    """Seal a folder that has no seal: hash every regular file below it, sorted by path."""
+    seal = path / SEAL_NAME
+    if seal.exists() or seal.is_symlink():
+        raise InputRefused(f"{seal}: a seal already exists; benchsite never changes an existing seal")
+    lines: list[tuple[bytes, str]] = []
+    bad: list[str] = []
+    nested = nested_seals(path)
+    for rel, info in walk_files(path):
+        if any(rel.startswith(n + "/") for n in nested):
+            continue
+        if not stat.S_ISREG(info.st_mode) or _entry_problem(rel):
+            bad.append(f"{path / rel}: cannot be sealed (not a regular file, or an unsafe name)")
+            continue
+        lines.append((rel.encode("utf-8"), f"{hash_file(path / rel)}  {rel}\n"))
+    if bad:
+        raise InputRefused("\n".join(bad))
+    if not lines:
+        raise InputRefused(f"{path}: nothing to seal: the folder holds no files")
+    data = "".join(line for _, line in sorted(lines)).encode("utf-8")
+    temp = path / f".{SEAL_NAME}.tmp"
+    temp.write_bytes(data)
+    temp.replace(seal)
+    return seal

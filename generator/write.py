@@ -1,0 +1,143 @@
+"""Write: the only stage that touches the output. Versions are immutable and published atomically.
+
+A version is rendered into a temporary folder beside the site and published with one
+``rename``; ``site/index.html`` and ``site/versions.json`` are then replaced atomically. A build
+that fails at any point leaves the previous site as it was. A lock keeps two builds apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import OutputError, VersionConflict
+from generator.jsonio import canonical_json
+from generator.render import render_versions
+
+TEMP_PREFIX = ".benchsite-tmp-"
+LOCK_NAME = ".benchsite.lock"
+VERSIONS = "versions.json"
+
+
+@dataclass(frozen=True)
+class Published:
+    path: Path
+    created: bool
+    """False when the version already existed with identical bytes (a verified no-op)."""
+
+
+def check_output(out: Path, inputs: Path) -> None:
+    """Refuse an output folder inside the inputs, or the inputs inside the output."""
+    o, i = out.resolve(), inputs.resolve()
+    if o == i or i in o.parents:
+        raise OutputError(f"{out}: the output folder may not be inside the inputs ({inputs})")
+    if o in i.parents:
+        raise OutputError(f"{out}: the output folder may not contain the inputs ({inputs})")
+
+
+@contextlib.contextmanager
+def site_lock(out: Path) -> Iterator[None]:
+    handle = (out / LOCK_NAME).open("a")
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(f"{out}: another benchsite build is writing this site") from None
+        yield
+    finally:
+        handle.close()
+
+
+def _existing_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def _check_existing(target: Path, files: dict[str, bytes]) -> None:
+    """Same inputs and same bytes: a verified no-op. Anything else: a version conflict."""
+    record_path = target / "data" / "build.json"
+    try:
+        old = json.loads(record_path.read_bytes())
+        new = json.loads(files["data/build.json"])
+    except (OSError, ValueError):
+        raise VersionConflict(f"{target}: exists but holds no readable data/build.json") from None
+    if old.get("inputs_digest") != new["inputs_digest"]:
+        raise VersionConflict(
+            f"{target}: version {target.name!r} was built from different inputs "
+            f"({str(old.get('inputs_digest'))[:12]}… ≠ {new['inputs_digest'][:12]}…); "
+            "published versions are immutable: choose a new --site-version"
+        )
+    if _existing_files(target) != files:
+        raise VersionConflict(
+            f"{target}: version {target.name!r} exists from the same inputs but different bytes "
+            f"(built by {old.get('generator')}, now {new['generator']}); versions are immutable"
+        )
+
+
+def _write_tree(folder: Path, files: dict[str, bytes]) -> None:
+    for rel, data in sorted(files.items()):
+        path = folder / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+
+
+def _replace_file(out: Path, name: str, data: bytes) -> None:
+    temp = out / f"{TEMP_PREFIX}{name}"
+    temp.write_bytes(data)
+    temp.replace(out / name)
+
+
+def _versions(out: Path, added: str | None) -> list[str]:
+    """Published order from versions.json, repaired against the folders actually present."""
+    present = {p.parent.parent.name for p in out.glob("*/data/build.json")}
+    try:
+        order = [v for v in json.loads((out / VERSIONS).read_bytes())["versions"] if v in present]
+    except (OSError, ValueError, KeyError, TypeError):
+        order = []
+    order += sorted(present - set(order))
+    if added and added in order:
+        order.remove(added)
+        order.append(added)
+    return order
+
+
+def _refresh_index(out: Path, added: str | None) -> None:
+    order = _versions(out, added)
+    entries: list[dict[str, Any]] = []
+    for version in reversed(order):
+        record = json.loads((out / version / "data" / "build.json").read_bytes())
+        entries.append({"version": version, "record": record})
+    _replace_file(out, VERSIONS, canonical_json({"versions": order}).encode("utf-8"))
+    _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
+
+
+def publish(out: Path, version: str, files: dict[str, bytes]) -> Published:
+    """Publish one version under ``out``; raise before touching anything visible on conflict."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with site_lock(out):
+            for stale in out.glob(f"{TEMP_PREFIX}*"):
+                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+            target = out / version
+            if target.exists():
+                _check_existing(target, files)
+                _refresh_index(out, None)
+                return Published(target, created=False)
+            temp = out / f"{TEMP_PREFIX}{os.getpid()}"
+            try:
+                _write_tree(temp, files)
+                temp.rename(target)
+            except BaseException:
+                shutil.rmtree(temp, ignore_errors=True)
+                raise
+            _refresh_index(out, version)
+            return Published(target, created=True)
+    except OSError as exc:
+        raise OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}") from None

@@ -1,0 +1,129 @@
+"""The whole pipeline: determinism, immutable versions, atomic publishing, the version index."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.seal import write_seal
+from tests.conftest import run_cli, snapshot
+
+
+def build(runs: Path, out: Path, *extra: str) -> tuple[int, str]:
+    result = run_cli("build", "--runs", runs, "--out", out, *extra)
+    assert "Traceback" not in result.output
+    return result.exit_code, result.output
+
+
+def test_two_builds_of_the_same_inputs_are_byte_identical(corpus: Path, tmp_path: Path) -> None:
+    assert build(corpus, tmp_path / "a")[0] == 0
+    assert build(corpus, tmp_path / "b")[0] == 0
+    a, b = snapshot(tmp_path / "a"), snapshot(tmp_path / "b")
+    a.pop(".benchsite.lock"), b.pop(".benchsite.lock")
+    assert a == b
+    assert any(path.endswith("release-notes.md") for path in a)
+
+
+def test_default_version_is_named_by_the_inputs_digest(corpus: Path, tmp_path: Path) -> None:
+    code, output = build(corpus, tmp_path / "site")
+    assert code == 0
+    (version,) = [p.name for p in (tmp_path / "site").iterdir() if p.is_dir()]
+    record = json.loads((tmp_path / "site" / version / "data" / "build.json").read_text())
+    assert version == "sha-" + record["inputs_digest"][:12]
+
+
+def test_rebuilding_a_version_from_the_same_inputs_is_a_verified_no_op(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    before = snapshot(out)
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0
+    assert "unchanged" in output
+    assert snapshot(out) == before
+
+
+def _change_inputs(corpus: Path) -> None:
+    """A new sealed run: different inputs, still valid."""
+    source = corpus / "agent-dx" / "run-subject-15bb-1"
+    target = corpus / "agent-dx" / "run-subject-15bb-2"
+    target.mkdir()
+    for name in ("run.json", "attempts.jsonl"):
+        (target / name).write_bytes((source / name).read_bytes())
+    write_seal(target)
+
+
+def test_rebuilding_a_version_from_different_inputs_is_refused(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    before = snapshot(out)
+    _change_inputs(corpus)
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 5
+    assert "different inputs" in output and "v1" in output
+    assert snapshot(out) == before
+
+
+def test_a_new_version_keeps_the_old_one_and_the_index_lists_both(corpus: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    old = snapshot(out / "v1")
+    _change_inputs(corpus)
+    assert build(corpus, out, "--site-version", "v2")[0] == 0
+    assert snapshot(out / "v1") == old
+    index = (out / "index.html").read_text()
+    assert 'href="v1/index.html"' in index and 'href="v2/index.html"' in index
+    assert json.loads((out / "versions.json").read_text()) == {"versions": ["v1", "v2"]}
+    assert "Latest: <a href=\"v2/index.html\">" in index
+
+
+def test_output_inside_the_inputs_is_refused(corpus: Path) -> None:
+    code, output = build(corpus, corpus / "site")
+    assert code == 2
+    assert "inside the inputs" in output
+    assert not (corpus / "site").exists()
+
+
+def test_unsafe_site_version_is_refused(corpus: Path, tmp_path: Path) -> None:
+    code, output = build(corpus, tmp_path / "site", "--site-version", "../evil")
+    assert code == 2
+    assert "--site-version" in output
+
+
+def test_a_failed_write_leaves_the_previous_site_untouched(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    before = snapshot(out)
+    real = Path.write_bytes
+    calls = {"n": 0}
+
+    def failing(self: Path, data: bytes) -> int:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", failing)
+    code, output = build(corpus, out, "--site-version", "v2")
+    monkeypatch.undo()
+    assert code == 2
+    assert "No space left on device" in output
+    after = snapshot(out)
+    assert after == before
+
+
+def test_unwritable_output_fails_cleanly(corpus: Path, tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        blocker = tmp_path / "file"
+        blocker.write_text("not a folder")
+        code, output = build(corpus, blocker / "site")
+    else:  # pragma: no cover - CI runs as root
+        locked = tmp_path / "locked"
+        locked.mkdir(mode=0o500)
+        code, output = build(corpus, locked / "site")
+    assert code == 2
+    assert "cannot write the site" in output
