@@ -23,7 +23,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from generator.jsonio import canonical_json
-from generator.report import BenchmarkReport, SiteReport
+from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 
 
 def templates_dir() -> Path:
@@ -150,14 +150,13 @@ def render_site(report: SiteReport) -> dict[str, bytes]:
 
 def build_record(report: SiteReport) -> bytes:
     """What identifies a version: generator, inputs digest and the sealed folders it read."""
-    record = {
-        "schema_version": 1,
-        "site_version": report.site_version,
-        "generator": report.generator,
-        "inputs_digest": report.inputs_digest,
-        "benchmarks": [{"id": b.id, "title": b.title, "family": b.family} for b in report.benchmarks],
-    }
-    return canonical_json(record).encode("utf-8")
+    record = BuildRecord(
+        site_version=report.site_version,
+        generator=report.generator,
+        inputs_digest=report.inputs_digest,
+        benchmarks=tuple(BuiltBenchmark(id=b.id, title=b.title, family=b.family) for b in report.benchmarks),
+    )
+    return canonical_json(record.model_dump(mode="json")).encode("utf-8")
 
 
 def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes:

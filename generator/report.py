@@ -102,3 +102,19 @@ class SiteReport(Model):
     site_version: str
     inputs_digest: str = Field(description="sha256 over every sealed folder's path and digest.")
     benchmarks: tuple[BenchmarkReport, ...]
+
+
+class BuiltBenchmark(Model):
+    id: str
+    title: str
+    family: str
+
+
+class BuildRecord(Model):
+    """``data/build.json``: what identifies a published version."""
+
+    schema_version: Literal[1] = 1
+    site_version: str
+    generator: str
+    inputs_digest: str
+    benchmarks: tuple[BuiltBenchmark, ...]

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
 from generator.jsonio import canonical_json
-from generator.report import SiteReport
+from generator.report import BuildRecord, SiteReport
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     "points-benchmark": PointsDeclaration,
@@ -17,6 +17,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "points-run": PointsRun,
     "points-attempt": Attempt,
     "report": SiteReport,
+    "build-record": BuildRecord,
 }
 
 

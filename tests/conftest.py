@@ -29,4 +29,6 @@ def run_cli(*args: str | Path) -> Result:
 
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file below ``folder`` by relative path, for byte-for-byte comparisons."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }

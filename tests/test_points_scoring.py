@@ -76,7 +76,7 @@ def make_attempt(**overrides: Any) -> Attempt:
         "trajectory": Trajectory(explored=True, recovered_or_no_error=True, evidence_backed_termination=True),
         "tampering_detected": False,
         "prohibited_change_detected": False,
-    }  # fmt: skip
+    }
     facts.update(overrides)
     return Attempt(**facts)
 
@@ -161,8 +161,11 @@ def test_allowlist_folder_entry_matches_everything_below_that_folder_only() -> N
     assert outside_paths(["src/a.py", "src/x/y/z.txt"], allow) == []
     # a sibling that merely shares the prefix, the folder name as a file, another case: outside
     assert outside_paths(["srcx/a.py", "src", "SRC/a.py", "lib/src/a.py"], allow) == [
-        "SRC/a.py", "lib/src/a.py", "src", "srcx/a.py",
-    ]  # fmt: skip
+        "SRC/a.py",
+        "lib/src/a.py",
+        "src",
+        "srcx/a.py",
+    ]
 
 
 def test_allowlist_other_entries_are_case_sensitive_fnmatch_on_the_whole_path() -> None:
@@ -170,8 +173,11 @@ def test_allowlist_other_entries_are_case_sensitive_fnmatch_on_the_whole_path() 
     inside = ["docs/a.md", "README.md", "setup.cfg", "pkg/mod1.py", "docs/sub/b.md"]
     assert outside_paths(inside, allow) == []  # fnmatch's '*' also crosses '/'
     assert outside_paths(["docs/a.txt", "readme.md", "x/README.md", "pkg/mod10.py"], allow) == [
-        "docs/a.txt", "pkg/mod10.py", "readme.md", "x/README.md",
-    ]  # fmt: skip
+        "docs/a.txt",
+        "pkg/mod10.py",
+        "readme.md",
+        "x/README.md",
+    ]
 
 
 def test_a_path_is_counted_once() -> None:
@@ -224,7 +230,7 @@ def test_trajectory_missing_is_unavailable_not_scored() -> None:
     assert trajectory_points(make_attempt(trajectory=None)) is None
     d = dim(score(trajectory=None), "trajectory")
     assert d.state == "unavailable"
-    assert d.points is None
+    assert d.points == 0.0  # "zero when trajectory data is unavailable", labelled unavailable
 
 
 # --- outcome boundaries --------------------------------------------------------------------------
@@ -323,13 +329,6 @@ def test_failed_critical_regression_blocks_even_when_other_checks_pass() -> None
     assert blockers(make_attempt(regression=rchecks(9, 10, critical_fail=True))) != []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="suspected bug: a blocked attempt whose dimensions all have denominators reports "
-    "deterministic=None, though SPEC §2.1 defines deterministic = functional + regression + "
-    "consistency + scope + launch and AttemptResult says None only when inconclusive or invalid; "
-    "the leaderboard's mean deterministic then silently drops blocked attempts (upward bias)",
-)
 def test_blocked_attempt_still_reports_its_deterministic_points() -> None:
     # functional 45 + regression 7.5 + consistency 15 + scope 10 + launch 0
     result = score(regression=rchecks(1, 2, critical_fail=True))
@@ -471,13 +470,6 @@ def test_launch_readiness_is_0_when_any_condition_fails(overrides: dict[str, Any
     assert dim(score(**overrides), "launch").points == 0.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="suspected bug (interpretation): functional checks executed with zero checks still earn "
-    "launch readiness 5, though the disclosed reading of 'mandatory checks pass' is 'each category "
-    "executed and evaluable' and an empty category has no qualifying denominator (empty "
-    "regression / cross-surface lists are treated as not evaluable)",
-)
 def test_launch_readiness_is_0_when_functional_has_no_checks() -> None:
     assert dim(score(functional=()), "launch").points == 0.0
 
@@ -486,12 +478,15 @@ def test_launch_readiness_is_0_when_functional_has_no_checks() -> None:
 
 PATHS = ("src/a.py", "src/b/c.py", "docs/x.md", "README.md", "setup.cfg", "lib/y.py", "Makefile")
 maybe_bool = st.none() | st.booleans()
-signals = st.none() | st.builds(Signals, relevant_tests_changed=st.booleans(),
-                                passed_before=st.booleans(), passed_after=st.booleans())  # fmt: skip
+signals = st.none() | st.builds(
+    Signals, relevant_tests_changed=st.booleans(), passed_before=st.booleans(), passed_after=st.booleans()
+)
 trajectories = st.none() | st.builds(
-    Trajectory, explored=st.booleans(), recovered_or_no_error=st.booleans(),
+    Trajectory,
+    explored=st.booleans(),
+    recovered_or_no_error=st.booleans(),
     evidence_backed_termination=st.booleans(),
-)  # fmt: skip
+)
 
 
 @st.composite
@@ -502,16 +497,16 @@ def facts(draw: st.DrawFn) -> dict[str, Any]:
     s = draw(st.none() | st.lists(st.tuples(st.booleans(), st.sampled_from(SURFACES)), max_size=6))
     return {
         "functional": None if f is None else tuple(Check(id=f"f{i}", passed=p) for i, p in enumerate(f)),
-        "regression": None if r is None else tuple(
-            RegressionCheck(id=f"r{i}", passed=p, critical=c) for i, (p, c) in enumerate(r)
-        ),
-        "cross_surface": None if s is None else tuple(
-            SurfaceCheck(id=f"s{i}", passed=p, surface=x) for i, (p, x) in enumerate(s)
-        ),
+        "regression": None
+        if r is None
+        else tuple(RegressionCheck(id=f"r{i}", passed=p, critical=c) for i, (p, c) in enumerate(r)),
+        "cross_surface": None
+        if s is None
+        else tuple(SurfaceCheck(id=f"s{i}", passed=p, surface=x) for i, (p, x) in enumerate(s)),
         "changed_paths": draw(st.none() | st.lists(st.sampled_from(PATHS), max_size=6).map(tuple)),
         "tampering_detected": draw(maybe_bool),
         "prohibited_change_detected": draw(maybe_bool),
-    }  # fmt: skip
+    }
 
 
 def _decision(result: AttemptResult) -> tuple[Any, ...]:
@@ -542,9 +537,12 @@ def test_outcome_follows_the_contract_definitions(base: dict[str, Any], tests: A
     launch = F(dim(result, "launch").points)  # type: ignore[arg-type]
 
     executed = (
-        attempt.functional is not None and bool(attempt.regression) and bool(attempt.cross_surface)
-        and attempt.tampering_detected is not None and attempt.prohibited_change_detected is not None
-    )  # fmt: skip
+        attempt.functional is not None
+        and bool(attempt.regression)
+        and bool(attempt.cross_surface)
+        and attempt.tampering_detected is not None
+        and attempt.prohibited_change_detected is not None
+    )
     launch_conditions = executed and not blocked and scope is not None and scope >= F(15, 2)
     assert launch == (5 if launch_conditions else 0)
 

@@ -99,8 +99,21 @@ INTERPRETATIONS = (
         id="points-test-behavior",
         text="5 when relevant tests changed and passed before and after editing; 3.5 when "
         "post-edit tests passed; 1.5 when tests changed",
-        reading="The first clause that holds gives the points, in the contract's order; no "
-        "test signals at all is 'unavailable', not zero, and never changes an outcome.",
+        reading="The first clause that holds gives the points, in the contract's order.",
+    ),
+    Interpretation(
+        id="points-unavailable-diagnostics",
+        text="zero when trajectory data is unavailable",
+        reading="An attempt without trajectory data (or without test signals) shows 0 points "
+        "labelled 'unavailable', as the contract says; the subject means exclude such attempts "
+        "and count them, so an unavailable diagnostic never drags a mean towards zero.",
+    ),
+    Interpretation(
+        id="points-blocked-total",
+        text="Any launch blocker is present",
+        reading="A blocked attempt is NotReady whatever its points; its deterministic points "
+        "(launch readiness 0) are still computed and enter the subject means when every "
+        "dimension has a denominator.",
     ),
 )
 
@@ -119,7 +132,7 @@ class SubjectTally:
         self.counts[attempt.outcome] += 1
         self.disagreements += attempt.disagrees
         for dim in attempt.dimensions:
-            if dim.points is not None:
+            if dim.points is not None and dim.state != "unavailable":
                 self.sums[dim.key] += Fraction(dim.points)
                 self.ns[dim.key] += 1
         if attempt.deterministic is not None:

@@ -16,7 +16,9 @@ class DimensionScore(Model):
     """One dimension of one attempt."""
 
     key: str
-    points: float | None = Field(description="None when inconclusive (never converted to zero).")
+    points: float | None = Field(
+        description="None when inconclusive (never converted to zero); 0 when an unavailable diagnostic."
+    )
     max: int
     state: DimensionState
     detail: str = Field(description="The facts the points follow from, e.g. '4/5 passed'.")

@@ -91,8 +91,8 @@ def blockers(attempt: Attempt) -> list[str]:
 def mandatory_gaps(attempt: Attempt) -> list[str]:
     """Mandatory check categories that were not executed or have nothing to evaluate."""
     gaps = []
-    if attempt.functional is None:
-        gaps.append("functional checks not executed")
+    if not attempt.functional:
+        gaps.append("functional checks not executed or empty")
     if not attempt.regression:
         gaps.append("regression checks not evaluable")
     if not attempt.cross_surface:
@@ -134,10 +134,10 @@ def _dimensions(attempt: Attempt, task: PointsTask, launch: Fraction) -> list[Di
         _dim("regression", ratio_points(15, attempt.regression), 15, r_state, r_detail),
         _dim("consistency", ratio_points(15, attempt.cross_surface), 15, c_state, c_detail),
         _dim("scope", scope_points(paths, task.allowlist), 10, s_state, s_detail),
-        _dim("test_behavior", tb, 5, "unavailable" if tb is None else "scored",
-             "test signals unavailable" if tb is None else "diagnostic"),
-        _dim("trajectory", tj, 5, "unavailable" if tj is None else "scored",
-             "trajectory unavailable" if tj is None else "diagnostic"),
+        _dim("test_behavior", tb or Fraction(0), 5, "unavailable" if tb is None else "scored",
+             "0: test signals unavailable" if tb is None else "diagnostic"),
+        _dim("trajectory", tj or Fraction(0), 5, "unavailable" if tj is None else "scored",
+             "0: trajectory data unavailable" if tj is None else "diagnostic"),
         _dim("launch", launch, 5, "scored", "launch readiness"),
     ]  # fmt: skip
 
@@ -151,14 +151,15 @@ def _outcome(attempt: Attempt, task: PointsTask) -> tuple[Outcome, list[str], Po
     scope = scope_points(attempt.changed_paths, task.allowlist)
     launch_ok = not gaps and not blocking and scope is not None and scope >= SCOPE_THRESHOLD
     launch = Fraction(5) if launch_ok else Fraction(0)
-    if blocking:
-        return "NotReady", [f"launch blocker: {b}" for b in blocking], None, launch
     missing = [n for n, v in (("regression", regression), ("consistency", consistency),
                               ("scope", scope)) if v is None]  # fmt: skip
-    if regression is None or consistency is None or scope is None:
+    total: Points = None
+    if regression is not None and consistency is not None and scope is not None:
+        total = functional_points(attempt.functional) + regression + consistency + scope + launch
+    if blocking:
+        return "NotReady", [f"launch blocker: {b}" for b in blocking], total, launch
+    if total is None or consistency is None or scope is None:
         return "Inconclusive", [f"{n}: no qualifying denominator" for n in missing], None, launch
-    functional = functional_points(attempt.functional)
-    total = functional + regression + consistency + scope + launch
     shortfalls = [*gaps]
     if not attempt.functional:
         shortfalls.append("functional total is zero")

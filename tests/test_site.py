@@ -1,0 +1,134 @@
+"""The built site, checked by parsing it: links, CSP, disclosures on every page, figures = JSON."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+STATUS = "historical-rubric; prospective release requires a frozen successor"
+
+
+class Page(HTMLParser):
+    """Collects links, resources, text and table cells of one page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.resources: list[str] = []
+        self.ids: set[str] = set()
+        self.text: list[str] = []
+        self.csp = ""
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"] or "")
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"] or "")
+        if tag in ("img", "link", "iframe", "source") and (a.get("src") or a.get("href")):
+            self.resources.append(a.get("src") or a.get("href") or "")
+        if tag == "script":
+            self.scripts += 1
+        if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
+            self.csp = a.get("content") or ""
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    from tests.conftest import CORPUS
+
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def test_every_link_resolves_and_is_relative(site: Path) -> None:
+    pages = html_pages(site)
+    assert len(pages) >= 9
+    for path in pages:
+        page = parse(path)
+        for href in page.links:
+            assert "://" not in href and not href.startswith("/"), f"{path}: non-relative link {href}"
+            target, _, anchor = href.partition("#")
+            resolved = (path.parent / target).resolve() if target else path
+            assert resolved.is_file(), f"{path}: broken link {href}"
+            if anchor and resolved.suffix == ".html":
+                assert anchor in parse(resolved).ids, f"{path}: missing anchor {href}"
+
+
+def test_pages_load_nothing_external_and_run_no_script(site: Path) -> None:
+    for path in html_pages(site):
+        page = parse(path)
+        assert page.scripts == 0
+        assert page.resources == []
+        assert page.csp.startswith("default-src 'none'")
+        assert "script-src" not in page.csp
+
+
+def test_every_version_page_carries_the_rubric_status(site: Path) -> None:
+    for path in html_pages(site / "v1" / "b"):
+        assert STATUS in "".join(parse(path).text), path
+    assert STATUS in (site / "v1" / "release-notes.md").read_text()
+
+
+def test_disclosures_page_has_every_section_and_the_limitations_verbatim(site: Path) -> None:
+    page = parse(site / "v1" / "b" / "agent-dx" / "disclosures.html")
+    text = "".join(page.text)
+    contract = json.loads((Path(__file__).parent.parent / "runs" / "agent-dx" / "rubric.json").read_text())
+    for limitation in contract["limitations"]:
+        assert limitation in text
+    for anchor in ("limitations", "interpretations", "blind", "excluded", "unavailable", "floors",
+                   "corrections", "disagreements", "inputs", "points-mandatory-checks"):  # fmt: skip
+        assert anchor in page.ids
+
+
+def test_leaderboard_figures_equal_the_json(site: Path) -> None:
+    data = json.loads((site / "v1" / "data" / "benchmarks" / "agent-dx.json").read_text())
+    text = " ".join(" ".join(parse(site / "v1" / "b" / "agent-dx" / "index.html").text).split())
+    notes = (site / "v1" / "release-notes.md").read_text()
+    for row in data["section"]["leaderboard"]:
+        rate = row["ready_rate"]
+        fraction = f"{rate['numerator']}/{rate['denominator']}"
+        bp = rate["basis_points"]
+        percent = f"{bp // 100}.{bp % 100:02d}%"
+        interval = f"[{rate['interval']['low']:.3f}, {rate['interval']['high']:.3f}]"
+        for surface in (text, notes):
+            assert fraction in surface and percent in surface and interval in surface
+        assert f"{row['mean_deterministic']['value']:.2f}" in text
+
+
+def test_run_pages_show_every_attempt_with_its_outcome(site: Path) -> None:
+    data = json.loads((site / "v1" / "data" / "site.json").read_text())
+    for run in data["benchmarks"][0]["section"]["runs"]:
+        page = parse(site / "v1" / "b" / "agent-dx" / "runs" / f"{run['id']}.html")
+        for attempt in run["attempts"]:
+            assert f"attempt-{attempt['attempt_id']}" in page.ids
+        text = "".join(page.text)
+        assert run["digest"] in text
+
+
+def test_versions_index_links_the_version(site: Path) -> None:
+    page = parse(site / "index.html")
+    assert "v1/index.html" in page.links
+    assert posixpath.normpath("v1/index.html") in [posixpath.normpath(x) for x in page.links]
