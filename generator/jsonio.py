@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
@@ -73,6 +74,24 @@ def _find_duplicates(value: Any, loc: tuple[str | int, ...]) -> Iterator[str]:
             yield from _find_duplicates(child, (*loc, index))
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _find_surrogates(value: Any, loc: tuple[str | int, ...]) -> Iterator[str]:
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            yield json_path(loc)
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            if _SURROGATE.search(key):
+                yield json_path((*loc, key))
+            yield from _find_surrogates(child, (*loc, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _find_surrogates(child, (*loc, index))
+
+
 def decode_text(data: bytes, file: str) -> tuple[str | None, Problem | None]:
     """Decode UTF-8 without a BOM, or say exactly where it fails."""
     if data.startswith(b"\xef\xbb\xbf"):
@@ -95,10 +114,15 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
         return None, [Problem(file, where, str(exc))]
     except RecursionError:
         return None, [Problem(file, where, "JSON nesting is too deep")]
+    except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
+        return None, [Problem(file, where, f"not valid JSON: {exc}")]
     problems: list[Problem] = []
     for path in _find_duplicates(value, ()):
         place = f"{prefix}{path}"
         problems.append(Problem(file, place, "duplicate key: every key may appear once"))
+    if _SURROGATE_ESCAPE.search(text):
+        for path in _find_surrogates(value, ()):
+            problems.append(Problem(file, f"{prefix}{path}", "lone UTF-16 surrogate escape: not text"))
     return (None if problems else value), problems
 
 
@@ -131,7 +155,7 @@ def canonical_json(value: Any) -> str:
 def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tuple[M | None, list[Problem]]:
     """Validate parsed JSON against a model; each pydantic error becomes a located Problem."""
     try:
-        return model.model_validate(value), []
+        return model.model_validate(_tuples(value)), []
     except ValidationError as exc:
         problems = []
         for error in exc.errors(include_url=False):
@@ -139,6 +163,15 @@ def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tu
             place = f"{where} {path}" if where else path
             problems.append(Problem(file, place, _message(error)))
         return None, problems
+
+
+def _tuples(value: Any) -> Any:
+    """JSON arrays as tuples, so strict models (tuples inside frozen models) accept them."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples(v) for k, v in value.items()}
+    return value
 
 
 def _message(error: Any) -> str:

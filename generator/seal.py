@@ -44,8 +44,8 @@ def _entry_problem(rel: str) -> str | None:
     pure = PurePosixPath(rel)
     if rel.startswith("/") or re.match(r"^[A-Za-z]:", rel):
         return "absolute path: a seal lists paths relative to its folder"
-    if "\\" in rel or "\x00" in rel:
-        return "path contains a backslash or NUL"
+    if any(c in rel for c in "\\\x00\n\r"):
+        return "path contains a backslash, NUL or line break (coreutils would escape it)"
     if any(part in ("..", ".", "") for part in rel.split("/")):
         return "path escapes the folder or is not normalised (no '.', '..' or empty parts)"
     if pure.name == SEAL_NAME and len(pure.parts) == 1:
@@ -65,7 +65,10 @@ def parse_seal(path: Path, data: bytes) -> tuple[dict[str, str], list[Problem]]:
         problems.append(_refuse(seal, "last line", "does not end with a newline"))
     entries: dict[str, str] = {}
     previous = b""
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.split("\n")  # only LF ends a line, as in coreutils; never str.splitlines()
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
         where = f"line {number}"
         match = _LINE.match(line)
         if match is None:

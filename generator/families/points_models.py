@@ -7,16 +7,28 @@ the benchmark and run files are formats benchsite defines (snake_case, ``schema_
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 SHA256_HEX = r"^[0-9a-f]{64}$"
 SAFE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+    """Input models: frozen, no unknown fields, and no type coercion ("yes" is not true)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, strict=True)
+
+
+def _exact_int(value: Any) -> Any:
+    """A literal integer must be a JSON integer: not true, not 1.0 (pydantic compares by ==)."""
+    if type(value) is not int:
+        raise ValueError(f"must be the integer 1, not {value!r}")
+    return value
+
+
+SchemaVersion1 = Annotated[Literal[1], BeforeValidator(_exact_int)]
 
 
 # --- the contract (seed 000), read as its owner froze it -------------------------------------
@@ -62,7 +74,7 @@ IMPLEMENTED_DIMENSIONS: tuple[tuple[str, int], ...] = (
 class PointsContract(Strict):
     """The ``agent-dx-score-contract`` rubric (seed 000)."""
 
-    schemaVersion: Literal[1]
+    schemaVersion: SchemaVersion1
     artifactId: Literal["agent-dx-score-contract"]
     artifactVersion: str
     status: str
@@ -108,7 +120,7 @@ class PointsTask(Strict):
 class PointsDeclaration(Strict):
     """``benchmark.json`` for a points benchmark."""
 
-    schema_version: Literal[1]
+    schema_version: SchemaVersion1
     family: Literal["points"]
     title: str = Field(min_length=1)
     description: str = ""
@@ -139,7 +151,7 @@ class PointsDeclaration(Strict):
 class PointsRun(Strict):
     """``run.json``: which opaque subject the attempts in ``attempts.jsonl`` belong to."""
 
-    schema_version: Literal[1]
+    schema_version: SchemaVersion1
     subject: str = Field(pattern=SAFE_ID, description="Opaque subject id (identities withheld).")
     producer: str = Field(default="", description="What produced the run, free text.")
 
