@@ -62,3 +62,11 @@ def test_seal_refuses_to_change_an_existing_seal(corpus: Path) -> None:
     assert result.exit_code == 3
     assert "already exists" in result.output
     assert (run / SEAL_NAME).read_bytes() == before
+
+
+def test_committed_cli_reference_matches_help() -> None:
+    from generator.clidoc import cli_reference
+    from tests.conftest import ROOT
+
+    committed = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert committed == cli_reference(), "docs/cli.md drifted: python -m generator.clidoc > docs/cli.md"

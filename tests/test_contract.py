@@ -1,0 +1,62 @@
+"""The seed-000 contract is accepted byte-for-byte, and its provenance hash is re-verified when supplied."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from generator.seal import SEAL_NAME, write_seal
+from tests.conftest import CORPUS, SEEDS, run_cli
+
+SEED_000_SHA256 = "1d99c773dacd21ca465114c284c82fc92ec064bb5b995a1700afb22dac3b482a"
+
+
+def test_corpus_rubric_is_the_seed_byte_for_byte() -> None:
+    rubric = (CORPUS / "agent-dx" / "rubric.json").read_bytes()
+    assert hashlib.sha256(rubric).hexdigest() == SEED_000_SHA256
+    seed = SEEDS / "000_4822e52dd1681ead.txt"
+    if seed.is_file():  # the user's own copy, beside the repository in this workplace
+        assert seed.read_bytes() == rubric
+
+
+def _with_boundary_source(corpus: Path, content: bytes, boundary_sha: str) -> None:
+    """Give the benchmark a provenance source file and a contract whose boundarySha256 is known."""
+    bench = corpus / "agent-dx"
+    contract = json.loads((bench / "rubric.json").read_text())
+    contract["provenance"]["boundarySha256"] = boundary_sha
+    rubric = json.dumps(contract, indent=2).encode()
+    (bench / "rubric.json").write_bytes(rubric)
+    (bench / "boundary.tar").write_bytes(content)
+    decl = json.loads((bench / "benchmark.json").read_text())
+    decl["rubric"]["sha256"] = hashlib.sha256(rubric).hexdigest()
+    decl["provenance_sources"] = {"boundarySha256": "boundary.tar"}
+    (bench / "benchmark.json").write_text(json.dumps(decl))
+    (bench / SEAL_NAME).unlink()
+    write_seal(bench)
+
+
+def test_provenance_hash_is_verified_when_its_source_is_present(corpus: Path, tmp_path: Path) -> None:
+    content = b"frozen evaluator boundary"
+    _with_boundary_source(corpus, content, hashlib.sha256(content).hexdigest())
+    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--site-version", "p1")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "site" / "p1" / "data" / "site.json").read_text())
+    (provenance,) = data["benchmarks"][0]["disclosures"]["provenance"]
+    assert provenance["state"] == "verified"
+    assert provenance["source"] == "boundary.tar"
+
+
+def test_provenance_hash_mismatch_is_invalid_content(corpus: Path, tmp_path: Path) -> None:
+    _with_boundary_source(corpus, b"something else", "0" * 64)
+    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site")
+    assert result.exit_code == 4
+    assert "boundary.tar: does not match the contract's boundarySha256" in result.output
+
+
+def test_corpus_shows_provenance_as_not_re_verified(tmp_path: Path) -> None:
+    result = run_cli("build", "--runs", CORPUS, "--out", tmp_path / "site", "--site-version", "p0")
+    assert result.exit_code == 0
+    page = (tmp_path / "site" / "p0" / "b" / "agent-dx" / "methodology.html").read_text()
+    assert "not re-verified (source not supplied)" in page
+    assert "be1dfd3a887dab2c5884d2ff91dfadb0cee3b1a1b8aa348cd492af594a1159d1" in page
