@@ -12,12 +12,21 @@ from generator.cli import main
 
 def cli_reference() -> str:
     parts = ["# CLI reference\n", "Generated from `--help` by `python -m generator.clidoc`; do not edit.\n"]
-    width = {"terminal_width": 88, "max_content_width": 88}  # fixed, whatever the terminal
-    root = click.Context(main, info_name="benchsite", **width)
+    width = 88  # fixed, whatever the terminal, so the committed file is stable
+    root = click.Context(main, info_name="benchsite", terminal_width=width, max_content_width=width)
     commands = [("benchsite", root)]
     for name in sorted(main.commands):
         commands.append(
-            (f"benchsite {name}", click.Context(main.commands[name], info_name=name, parent=root, **width))
+            (
+                f"benchsite {name}",
+                click.Context(
+                    main.commands[name],
+                    info_name=name,
+                    parent=root,
+                    terminal_width=width,
+                    max_content_width=width,
+                ),
+            )
         )
     for title, ctx in commands:
         parts.append(f"## `{title}`\n\n```text\n{ctx.command.get_help(ctx).rstrip()}\n```\n")
