@@ -53,6 +53,8 @@ def build_cmd(runs: Path, out: Path, site_version: str | None) -> None:
     """Verify the inputs, compute every figure, and publish one immutable site version."""
     result = build(BuildConfig(runs=runs, out=out, site_version=site_version))
     report = result.scored.report
+    if result.blind is not None:
+        click.echo(f"published the blind version a reveal applies to: {result.blind.path}")
     state = "published" if result.published.created else "unchanged (identical rebuild)"
     click.echo(f"{state}: {result.published.path} — {len(report.benchmarks)} benchmark(s), "
                f"{result.scored.folders} sealed folder(s), {result.files} file(s); "

@@ -42,10 +42,10 @@ def fmt_number(value: float | int | None, digits: int = 2) -> str:
 
 
 def fmt_bp(value: int | None) -> str:
-    """Basis points as an exact percentage string (integer arithmetic; 1234 → 12.34%)."""
+    """Basis points as published, with the exact percentage beside them (1234 → '1234 bp (12.34%)')."""
     if value is None:
         return "—"
-    return f"{value // 100}.{value % 100:02d}%"
+    return f"{value} bp ({value // 100}.{value % 100:02d}%)"
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
@@ -140,11 +140,14 @@ def render_site(report: SiteReport) -> dict[str, bytes]:
         pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
         for run in bench.section.runs:
             pages.html(f"{base}/runs/{run.id}.html", f"{family}/run.html", run=run, **ctx)
-        data = bench.model_dump(mode="json")
+        data = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(data).encode("utf-8"))
+        scores = bench.section.frozen_scores()
+        if scores is not None:
+            pages.add(f"data/scores/{bench.id}.json", scores)
     notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
     pages.add("release-notes.md", notes.encode("utf-8"))
-    pages.add("data/site.json", canonical_json(report.model_dump(mode="json")).encode("utf-8"))
+    pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
     return pages.files
 

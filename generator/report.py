@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from generator.families.points_report import PointsSection
+from generator.families.trials_report import TrialsSection
 from generator.figures import Model
 
 REPORT_SCHEMA_VERSION: Literal[1] = 1
@@ -61,8 +62,9 @@ class BlindRecord(Model):
 class Disclosures(Model):
     """SPEC §4: what every report carries about its own limits."""
 
-    status: str = Field(description="The contract's own status line, verbatim.")
-    limitations: tuple[str, ...] = Field(description="The rubric's limitations, verbatim.")
+    status: str | None = Field(description="The contract's own status line, verbatim; None if it has none.")
+    limitations: tuple[str, ...] = Field(description="The rubric's limitations, verbatim (may be none).")
+    own_limitations: tuple[str, ...] = Field(description="What benchsite's own figures cannot say.")
     interpretations: tuple[Interpretation, ...]
     blind: BlindRecord
     excluded_counts: tuple[tuple[str, int], ...] = Field(
@@ -77,7 +79,7 @@ class Disclosures(Model):
     provenance: tuple[ProvenanceHash, ...]
 
 
-FamilySection = Annotated[PointsSection, Field(discriminator="family")]
+FamilySection = Annotated[PointsSection | TrialsSection, Field(discriminator="family")]
 
 
 class BenchmarkReport(Model):

@@ -13,6 +13,7 @@ from generator.families.base import BenchmarkContext
 from generator.families.registry import FAMILIES
 from generator.inputs import (
     BenchmarkLayout,
+    VerifiedFolder,
     discover,
     id_problem,
     inputs_digest,
@@ -70,8 +71,25 @@ def _contract(label: str, decl: Any, files: dict[str, bytes]) -> tuple[Any, str,
     return contract, digest, problems
 
 
+def _run_folder(
+    layout: BenchmarkLayout, run_id: str, seen: dict[str, str]
+) -> tuple[VerifiedFolder | None, list[Problem]]:
+    """Verify one sealed subfolder of a benchmark, after checking its id."""
+    run_path = layout.path / run_id
+    bad = id_problem("run", run_id, run_path)
+    if bad is None and run_id.casefold() in seen:
+        message = f"run id collides with {seen[run_id.casefold()]!r} when case is ignored"
+        bad = Problem(str(run_path), "", message)
+    if bad is not None:
+        return None, [bad]
+    seen[run_id.casefold()] = run_id
+    if nested_seals(run_path):
+        return None, [Problem(str(run_path), "", "a run folder may not hold further sealed folders")]
+    return verify_folder(run_path)
+
+
 def score_benchmark(
-    root: Path, layout: BenchmarkLayout, digests: dict[str, str]
+    root: Path, layout: BenchmarkLayout, digests: dict[str, str], with_reveals: bool = True
 ) -> tuple[BenchmarkReport | None, list[Problem]]:
     """Verify, parse and score one benchmark; record each sealed folder's digest."""
     label = (root / layout.id).as_posix()
@@ -86,39 +104,32 @@ def score_benchmark(
     if contract is None:
         return None, problems
     family = FAMILIES[decl.family]
-    bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha)
-    problems = family.check_benchmark(bench)
-    results: list[Any] = []
     seen: dict[str, str] = {}
-    for run_id in layout.runs:
-        run_path = layout.path / run_id
-        bad = id_problem("run", run_id, run_path)
-        if bad or run_id.casefold() in seen:
-            problems.append(
-                bad
-                or Problem(
-                    str(run_path),
-                    "",
-                    f"run id collides with {seen[run_id.casefold()]!r} when case is ignored",
-                )
-            )
-            continue
-        seen[run_id.casefold()] = run_id
-        if nested_seals(run_path):
-            problems.append(Problem(str(run_path), "", "a run folder may not hold further sealed folders"))
-            continue
-        run, run_problems = verify_folder(run_path)
+    runs = [r for r in layout.runs if r != family.reveal_folder]
+    reveal = None
+    if family.reveal_folder in layout.runs and with_reveals:
+        reveal, problems = _run_folder(layout, family.reveal_folder, seen)
+        if reveal is None:
+            return None, problems
+        digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
+    bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha, reveal)
+    state, problems = family.prepare(bench)
+    results: list[Any] = []
+    for run_id in runs:
+        run, run_problems = _run_folder(layout, run_id, seen)
+        problems += run_problems
         if run is None:
-            problems += run_problems
             continue
         digests[f"{layout.id}/{run_id}"] = run.digest
-        result, run_problems = family.score_run(bench, run_id, run)
+        result, run_problems = family.score_run(bench, state, run_id, run)
         problems += run_problems
         if result is not None:
             results.append(result)
     if problems:
         return None, problems
-    section, disclosures = family.finish(bench, results)
+    section, disclosures, problems = family.finish(bench, state, results)
+    if problems:
+        return None, problems
     inputs = tuple(SealedInput(path=p, digest=d) for p, d in sorted(digests.items())
                    if p == layout.id or p.startswith(layout.id + "/"))  # fmt: skip
     return BenchmarkReport(
@@ -128,13 +139,16 @@ def score_benchmark(
     ), []  # fmt: skip
 
 
-def score_inputs(root: Path, site_version: str | None) -> Scored:
-    """Read, verify and score everything under ``root``; raise once with every problem found."""
+def score_inputs(root: Path, site_version: str | None, with_reveals: bool = True) -> Scored:
+    """Read, verify and score everything under ``root``; raise once with every problem found.
+
+    ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
+    """
     layouts, problems = discover(root)
     digests: dict[str, str] = {}
     benchmarks = []
     for layout in layouts:
-        report, more = score_benchmark(root, layout, digests)
+        report, more = score_benchmark(root, layout, digests, with_reveals)
         problems += more
         if report is not None:
             benchmarks.append(report)

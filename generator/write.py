@@ -118,6 +118,13 @@ def _refresh_index(out: Path, added: str | None) -> None:
     _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
 
 
+def precheck(out: Path, version: str, files: dict[str, bytes]) -> None:
+    """Raise now, before anything is published, if publishing ``version`` would conflict."""
+    target = out / version
+    if target.exists():
+        _check_existing(target, files)
+
+
 def publish(out: Path, version: str, files: dict[str, bytes]) -> Published:
     """Publish one version under ``out``; raise before touching anything visible on conflict."""
     try:

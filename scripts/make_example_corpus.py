@@ -2,10 +2,10 @@
 
 Deterministic: the same seed gives the same bytes. Usage (from the repository root):
 
-    python scripts/make_example_corpus.py --seed-file ../shared/seeds/000_4822e52dd1681ead.txt
+    python scripts/make_example_corpus.py --seeds ../shared/seeds
 
-It refuses to touch an existing benchmark folder (sealed inputs are immutable): delete the
-folder first when the corpus itself must change, and say so in the commit.
+It never touches an existing benchmark folder (sealed inputs are immutable): delete the folder
+first when the corpus itself must change, and say so in the commit.
 """
 
 from __future__ import annotations
@@ -22,15 +22,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generator.seal import write_seal
 
 TASKS = [
-    {"id": "T01-add-endpoint", "title": "Add a paginated list endpoint",
-     "allowlist": ["src/api/", "tests/api/", "docs/api.md"]},
-    {"id": "T02-fix-client-retry", "title": "Fix retry handling in the client SDK",
-     "allowlist": ["src/client/", "tests/client/"]},
-    {"id": "T03-cli-flag", "title": "Add a --dry-run flag to the CLI",
-     "allowlist": ["src/cli/", "tests/cli/", "docs/cli.md"]},
-    {"id": "T04-contract-field", "title": "Add a nullable field to the public contract",
-     "allowlist": ["schema/*.json", "src/api/", "src/client/", "docs/"]},
-]  # fmt: skip
+    {
+        "id": "T01-add-endpoint",
+        "title": "Add a paginated list endpoint",
+        "allowlist": ["src/api/", "tests/api/", "docs/api.md"],
+    },
+    {
+        "id": "T02-fix-client-retry",
+        "title": "Fix retry handling in the client SDK",
+        "allowlist": ["src/client/", "tests/client/"],
+    },
+    {
+        "id": "T03-cli-flag",
+        "title": "Add a --dry-run flag to the CLI",
+        "allowlist": ["src/cli/", "tests/cli/", "docs/cli.md"],
+    },
+    {
+        "id": "T04-contract-field",
+        "title": "Add a nullable field to the public contract",
+        "allowlist": ["schema/*.json", "src/api/", "src/client/", "docs/"],
+    },
+]
 SUBJECTS = {"subject-a3f1": 0.85, "subject-7c2e": 0.65, "subject-d940": 0.45, "subject-15bb": 0.7}
 SURFACES = ["contract", "client", "cli", "documentation"]
 
@@ -55,34 +67,60 @@ def attempt(rng: random.Random, attempt_id: str, task: dict[str, Any], skill: fl
             {"id": f"s-{s}", "surface": s, "passed": rng.random() < skill + 0.15} for s in SURFACES
         ],
         "changed_paths": changed,
-        "tests": {"relevant_tests_changed": rng.random() < skill, "passed_before": rng.random() < 0.8,
-                  "passed_after": rng.random() < skill + 0.1},
-        "trajectory": {"explored": rng.random() < skill + 0.2, "recovered_or_no_error": rng.random() < 0.7,
-                       "evidence_backed_termination": rng.random() < skill},
+        "tests": {
+            "relevant_tests_changed": rng.random() < skill,
+            "passed_before": rng.random() < 0.8,
+            "passed_after": rng.random() < skill + 0.1,
+        },
+        "trajectory": {
+            "explored": rng.random() < skill + 0.2,
+            "recovered_or_no_error": rng.random() < 0.7,
+            "evidence_backed_termination": rng.random() < skill,
+        },
         "tampering_detected": False,
         "prohibited_change_detected": False,
-    }  # fmt: skip
+    }
 
 
 def special_cases(subject: str, task_ids: list[str]) -> dict[int, dict[str, Any]]:
     """Deliberate edge cases, placed at fixed attempt positions per subject."""
     cases: dict[str, dict[int, dict[str, Any]]] = {
-        "subject-a3f1": {2: {"trajectory": None}, 5: {"producer_outcome": "Ready"},
-                         9: {"tests": None, "trajectory": None}},
-        "subject-7c2e": {1: {"invalid": {"reason": "host_infrastructure_failure",
-                                         "detail": "runner lost its volume before the agent started"},
-                             "agent_started": False},
-                         4: {"regression": []}, 7: {"tampering_detected": True},
-                         10: {"producer_outcome": "NeedsReview"}},
-        "subject-d940": {0: {"invalid": {"reason": "pre_agent_evaluator_failure",
-                                         "detail": "evaluator image failed to pull"},
-                             "agent_started": False},
-                         3: {"cross_surface": []}, 6: {"prohibited_change_detected": True},
-                         8: {"changed_paths": None}, 11: {"tampering_detected": None}},
-        "subject-15bb": {2: {"invalid": {"reason": "storage_exhaustion",
-                                         "detail": "disk quota hit during the agent run"}},
-                         5: {"functional": []}, 9: {"regression": None, "producer_outcome": "NotReady"}},
-    }  # fmt: skip
+        "subject-a3f1": {
+            2: {"trajectory": None},
+            5: {"producer_outcome": "Ready"},
+            9: {"tests": None, "trajectory": None},
+        },
+        "subject-7c2e": {
+            1: {
+                "invalid": {
+                    "reason": "host_infrastructure_failure",
+                    "detail": "runner lost its volume before the agent started",
+                },
+                "agent_started": False,
+            },
+            4: {"regression": []},
+            7: {"tampering_detected": True},
+            10: {"producer_outcome": "NeedsReview"},
+        },
+        "subject-d940": {
+            0: {
+                "invalid": {
+                    "reason": "pre_agent_evaluator_failure",
+                    "detail": "evaluator image failed to pull",
+                },
+                "agent_started": False,
+            },
+            3: {"cross_surface": []},
+            6: {"prohibited_change_detected": True},
+            8: {"changed_paths": None},
+            11: {"tampering_detected": None},
+        },
+        "subject-15bb": {
+            2: {"invalid": {"reason": "storage_exhaustion", "detail": "disk quota hit during the agent run"}},
+            5: {"functional": []},
+            9: {"regression": None, "producer_outcome": "NotReady"},
+        },
+    }
     return cases[subject]
 
 
@@ -90,23 +128,25 @@ def write_json(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def make(out: Path, seed_file: Path, seed: int) -> None:
+def make_points(out: Path, seed_file: Path, seed: int) -> None:
     bench = out / "agent-dx"
-    if bench.exists():
-        raise SystemExit(f"{bench} exists: sealed inputs are immutable; remove it deliberately first")
     rng = random.Random(seed)
     rubric = seed_file.read_bytes()
     bench.mkdir(parents=True)
     (bench / "rubric.json").write_bytes(rubric)
-    write_json(bench / "benchmark.json", {
-        "schema_version": 1, "family": "points",
-        "title": "Agent DX score (historical rubric)",
-        "description": "Four coding-agent tasks across API, client SDK, CLI and contract surfaces, "
-                       "scored under the frozen `agent-dx-score-contract`. Example corpus.",
-        "purpose": "historical",
-        "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
-        "tasks": TASKS,
-    })  # fmt: skip
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "points",
+            "title": "Agent DX score (historical rubric)",
+            "description": "Four coding-agent tasks across API, client SDK, CLI and contract surfaces, "
+            "scored under the frozen `agent-dx-score-contract`. Example corpus.",
+            "purpose": "historical",
+            "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "tasks": TASKS,
+        },
+    )
     for subject, skill in SUBJECTS.items():
         specials = special_cases(subject, [t["id"] for t in TASKS])
         rows = []
@@ -131,13 +171,163 @@ def make(out: Path, seed_file: Path, seed: int) -> None:
     write_seal(bench)
 
 
+PROVIDERS = ["P-A", "P-B", "P-C", "P-D"]
+EVALUATORS = ["sha256:" + hashlib.sha256(f"evaluator-{n}".encode()).hexdigest() for n in (1, 2)]
+PROMPTS = {
+    "todo-app": ["loads", "adds-item", "persists"],
+    "landing-page": ["loads", "form-submits"],
+    "dashboard": ["loads", "chart-renders", "filters", "exports-csv"],
+}
+REAL_NAMES = {
+    "P-A": "Northwind Builder",
+    "P-B": "Contoso AppGen",
+    "P-C": "Fabrikam Studio",
+    "P-D": "Tailspin Forge",
+}
+
+
+def trial_result(rng: random.Random, trial: dict[str, Any], skill: float) -> dict[str, Any]:
+    """One observed trial: mostly ordinary, with failures drawn by the provider's skill."""
+    checks = [
+        {"id": c, "state": "pass" if rng.random() < skill + 0.15 else rng.choice(["fail", "skipped"])}
+        for c in PROMPTS[trial["prompt_id"]]
+    ]
+    interventions = [{"kind": "setup"}, {"kind": "initial_submit"}]
+    if rng.random() < 0.3:
+        interventions.append({"kind": "native_permission"})
+    if rng.random() < 0.5:
+        interventions.append({"kind": "publish"})
+    if rng.random() > skill:
+        interventions.append({"kind": rng.choice(["followup", "retry", "edit", "debugging"])})
+    build = "pass" if rng.random() < skill + 0.2 else rng.choice(["fail", "not_observable"])
+    boot = (
+        "pass" if build == "pass" and rng.random() < skill + 0.15 else rng.choice(["fail", "not_observable"])
+    )
+    if rng.random() < 0.7:
+        cost = {
+            "state": "measured",
+            "usd_micros": rng.randint(40_000, 900_000),
+            "evidence": {
+                "kind": rng.choice(["provider_usage", "invoice"]),
+                "reference": f"usage-2026-10/{trial['trial_id']}",
+            },
+        }
+    else:
+        cost = {"state": "unavailable", "reason": "provider exposes no usage for this plan"}
+    return {
+        "trial_id": trial["trial_id"],
+        "terminal": "completed",
+        "build": build,
+        "boot": boot,
+        "checks": checks,
+        "interventions": interventions,
+        "cost": cost,
+        "elapsed_ms": rng.randint(45_000, 600_000),
+        "failure_code": None,
+        "evaluator": EVALUATORS[int(trial["trial_id"][-2:]) % 2],
+    }
+
+
+def make_trials(out: Path, seed_file: Path, seed: int) -> None:
+    bench = out / "vibe-delivery"
+    rng = random.Random(seed)
+    bench.mkdir(parents=True)
+    rubric = seed_file.read_bytes()
+    (bench / "rubric.json").write_bytes(rubric)
+    corpus = "prompts-2026.10"
+    trials = [
+        {
+            "trial_id": f"t{i + 1:02d}",
+            "prompt_id": list(PROMPTS)[i % 3],
+            "prompt_corpus_version": corpus,
+            "provider": PROVIDERS[i % 4],
+        }
+        for i in range(44)
+    ]
+    write_json(bench / "trial-plan.json", {"schema_version": 1, "trials": trials})
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "trials",
+            "title": "Autonomous app delivery",
+            "description": "Four app-builder providers, 44 planned trials over three prompts. "
+            "Example corpus.",
+            "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "plan": "trial-plan.json",
+            "prompt_corpora": [
+                {"version": corpus, "prompts": [{"id": p, "required_checks": c} for p, c in PROMPTS.items()]}
+            ],
+        },
+    )
+    plan_sha = hashlib.sha256((bench / "trial-plan.json").read_bytes()).hexdigest()
+    skill = {"P-A": 0.8, "P-B": 0.65, "P-C": 0.5, "P-D": 0.7}
+    rows = {p: [trial_result(rng, t, skill[p]) for t in trials if t["provider"] == p] for p in PROVIDERS}
+    # Deliberate edge cases.
+    rows["P-A"][1].update(terminal="timeout", failure_code="timeout", elapsed_ms=900_000)
+    rows["P-B"][2].update(build="not_observable", boot="not_observable", failure_code="no_build_state")
+    rows["P-B"][3]["interventions"] += [{"kind": "publish"}, {"kind": "publish"}]  # a publish counted twice
+    rows["P-C"][0].update(terminal="error", failure_code="provider_error")
+    rows["P-C"][4]["interventions"].append({"kind": "vendor_concierge_call"})  # unknown kind counts
+    rows["P-D"][5]["checks"][0]["state"] = "not_evaluable"
+    del rows["P-D"][7]  # a planned trial with no result
+    del rows["P-C"][9]
+    for provider, results in rows.items():
+        for row in results:
+            if row["failure_code"] is None and (row["build"] != "pass" or row["boot"] != "pass"):
+                row["failure_code"] = "build_failed" if row["build"] != "pass" else "boot_failed"
+        run = bench / f"run-{provider.lower()}"
+        run.mkdir()
+        write_json(
+            run / "run.json",
+            {
+                "schema_version": 1,
+                "plan_sha256": plan_sha,
+                "producer": "example trial harness 0.9 (synthetic)",
+            },
+        )
+        text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in results)
+        (run / "results.jsonl").write_text(text, encoding="utf-8")
+        write_seal(run)
+    write_seal(bench)
+    # The reveal applies to the scores frozen in the blind version.
+    from generator.score import score_inputs
+
+    blind = score_inputs(out, "2026.11-blind", with_reveals=False).report
+    section = next(b for b in blind.benchmarks if b.id == "vibe-delivery").section
+    reveal = bench / "reveal"
+    reveal.mkdir()
+    write_json(
+        reveal / "reveal.json",
+        {
+            "schema_version": 1,
+            "scores_version": "2026.11-blind",
+            "scores_sha256": section.scores_sha256,  # type: ignore[union-attr]
+            "providers": REAL_NAMES,
+        },
+    )
+    write_seal(reveal)
+
+
+def make(out: Path, seeds: Path, seed: int) -> None:
+    for name, maker, seed_name in (
+        ("agent-dx", make_points, "000_4822e52dd1681ead.txt"),
+        ("vibe-delivery", make_trials, "001_a89dc2f910ac40b2.txt"),
+    ):
+        if (out / name).exists():
+            print(f"{out / name} exists: kept (sealed inputs are immutable; remove it deliberately first)")
+            continue
+        maker(out, seeds / seed_name, seed)
+        print(f"{out / name}: written and sealed")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed-file", type=Path, required=True, help="the seed-000 contract")
+    parser.add_argument("--seeds", type=Path, required=True, help="folder holding the seed contracts")
     parser.add_argument("--out", type=Path, default=Path("runs"))
     parser.add_argument("--seed", type=int, default=20260917)
     args = parser.parse_args()
-    make(args.out, args.seed_file, args.seed)
+    make(args.out, args.seeds, args.seed)
 
 
 if __name__ == "__main__":

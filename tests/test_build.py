@@ -29,7 +29,7 @@ def test_two_builds_of_the_same_inputs_are_byte_identical(corpus: Path, tmp_path
 
 def test_default_version_is_named_by_the_inputs_digest(corpus: Path, tmp_path: Path) -> None:
     assert build(corpus, tmp_path / "site")[0] == 0
-    (version,) = [p.name for p in (tmp_path / "site").iterdir() if p.is_dir()]
+    version = json.loads((tmp_path / "site" / "versions.json").read_text())["versions"][-1]
     record = json.loads((tmp_path / "site" / version / "data" / "build.json").read_text())
     assert version == "sha-" + record["inputs_digest"][:12]
 
@@ -74,7 +74,7 @@ def test_a_new_version_keeps_the_old_one_and_the_index_lists_both(corpus: Path, 
     assert snapshot(out / "v1") == old
     index = (out / "index.html").read_text()
     assert 'href="v1/index.html"' in index and 'href="v2/index.html"' in index
-    assert json.loads((out / "versions.json").read_text()) == {"versions": ["v1", "v2"]}
+    assert json.loads((out / "versions.json").read_text())["versions"][-2:] == ["v1", "v2"]
     assert 'Latest: <a href="v2/index.html">' in index
 
 

@@ -31,7 +31,7 @@ def test_verify_checks_everything_and_writes_nothing(corpus: Path) -> None:
     before = snapshot(corpus.parent)
     result = run_cli("verify", "--runs", corpus)
     assert result.exit_code == 0, result.output
-    assert "verified: 6 sealed folder(s), 1 benchmark(s)" in result.output
+    assert "verified: 12 sealed folder(s), 2 benchmark(s)" in result.output
     assert snapshot(corpus.parent) == before
 
 

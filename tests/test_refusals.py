@@ -487,7 +487,7 @@ def unknown_task(i: Inputs) -> Parts:
 def unknown_family(i: Inputs) -> Parts:
     edit_json(i.bench / "benchmark.json", lambda d: d.update(family="nope"))
     reseal(i.bench)
-    return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: points)"]
+    return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: points, trials)"]
 
 
 def duplicate_task_ids(i: Inputs) -> Parts:
@@ -761,7 +761,7 @@ def test_verify_of_good_inputs_writes_nothing(inputs: Inputs, monkeypatch: pytes
     before = tree(top)
     result = inputs.verify()
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("verified: 6 sealed folder(s), 1 benchmark(s); inputs ")
+    assert result.output.startswith("verified: 12 sealed folder(s), 2 benchmark(s); inputs ")
     assert tree(top) == before
 
 

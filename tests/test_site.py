@@ -87,7 +87,7 @@ def test_pages_load_nothing_external_and_run_no_script(site: Path) -> None:
 
 
 def test_every_version_page_carries_the_rubric_status(site: Path) -> None:
-    for path in html_pages(site / "v1" / "b"):
+    for path in html_pages(site / "v1" / "b" / "agent-dx"):
         assert STATUS in "".join(parse(path).text), path
     assert STATUS in (site / "v1" / "release-notes.md").read_text()
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -24,6 +25,9 @@ class BenchmarkContext:
     declaration: Any
     contract: Any
     rubric_sha256: str
+    reveal: VerifiedFolder | None = None
+    """The family's reveal folder, when it has one and this build includes reveals."""
+    extras: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Family(ABC):
@@ -32,17 +36,21 @@ class Family(ABC):
     name: ClassVar[str]
     declaration_model: ClassVar[type[BaseModel]]
     contract_model: ClassVar[type[BaseModel]]
+    reveal_folder: ClassVar[str | None] = None
+    """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
 
     @abstractmethod
-    def check_benchmark(self, bench: BenchmarkContext) -> list[Problem]:
-        """Benchmark-level rules beyond the schemas (purpose vs status, provenance sources)."""
+    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+        """Benchmark-level rules beyond the schemas; returns state handed to the other two methods."""
 
     @abstractmethod
     def score_run(
-        self, bench: BenchmarkContext, run_id: str, run: VerifiedFolder
+        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
     ) -> tuple[Any, list[Problem]]:
         """Parse and score one verified run; return a small per-run result."""
 
     @abstractmethod
-    def finish(self, bench: BenchmarkContext, runs: list[Any]) -> tuple[FamilySection, Disclosures]:
+    def finish(
+        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+    ) -> tuple[FamilySection, Disclosures, list[Problem]]:
         """Aggregate the per-run results into the family's report section and disclosures."""

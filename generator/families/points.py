@@ -118,6 +118,12 @@ INTERPRETATIONS = (
 )
 
 
+OWN_LIMITATIONS = (
+    "Exact (Clopper–Pearson) intervals treat attempts as independent; attempts on one task are not.",
+    "Means are over the attempts where a dimension has a value; their n differs per dimension.",
+)
+
+
 @dataclass
 class SubjectTally:
     """Streaming per-subject aggregate: counts and sums, never the attempts themselves."""
@@ -154,7 +160,7 @@ class PointsFamily(Family):
     declaration_model = PointsDeclaration
     contract_model = PointsContract
 
-    def check_benchmark(self, bench: BenchmarkContext) -> list[Problem]:
+    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         contract: PointsContract = bench.contract
         file = f"{bench.label}/benchmark.json"
@@ -182,10 +188,10 @@ class PointsFamily(Family):
                 problems.append(
                     Problem(f"{bench.label}/{source}", "", "does not match the contract's boundarySha256")
                 )
-        return problems
+        return None, problems
 
     def score_run(
-        self, bench: BenchmarkContext, run_id: str, run: VerifiedFolder
+        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
     ) -> tuple[Any, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         label = f"{bench.label}/{run_id}"
@@ -235,7 +241,9 @@ class PointsFamily(Family):
             disagreements=sum(a.disagrees for a in attempts),
         ), []  # fmt: skip
 
-    def finish(self, bench: BenchmarkContext, runs: list[Any]) -> tuple[PointsSection, Disclosures]:
+    def finish(
+        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+    ) -> tuple[PointsSection, Disclosures, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         contract: PointsContract = bench.contract
         results: list[RunResult] = sorted(runs, key=lambda r: r.id)
@@ -251,7 +259,7 @@ class PointsFamily(Family):
             totals=count_outcomes(overall.counts), leaderboard=_leaderboard(tallies),
             runs=tuple(results),
         )  # fmt: skip
-        return section, _disclosures(bench, results, overall)
+        return section, _disclosures(bench, results, overall), []
 
 
 def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
@@ -300,6 +308,7 @@ def _disclosures(bench: BenchmarkContext, runs: list[RunResult], overall: Subjec
     return Disclosures(
         status=contract.status,
         limitations=contract.limitations,
+        own_limitations=OWN_LIMITATIONS,
         interpretations=INTERPRETATIONS,
         blind=blind,
         excluded_counts=(("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),

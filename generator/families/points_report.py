@@ -91,3 +91,10 @@ class PointsSection(Model):
     totals: OutcomeCounts
     leaderboard: tuple[SubjectRow, ...]
     runs: tuple[RunResult, ...]
+
+    def frozen_scores(self) -> bytes | None:
+        """This family scores no blind subjects that a later reveal could name."""
+        return None
+
+    def reveal_citation(self) -> tuple[str, str] | None:
+        return None

@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from generator.families.base import Family
 from generator.families.points import PointsFamily
+from generator.families.trials import TrialsFamily
 
-FAMILIES: dict[str, Family] = {family.name: family for family in (PointsFamily(),)}
+FAMILIES: dict[str, Family] = {family.name: family for family in (PointsFamily(), TrialsFamily())}

@@ -1,0 +1,305 @@
+"""The trials family (SPEC §2.2): a frozen trial plan, trial results, blind scoring and reveals."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import Problem
+from generator.families.base import BenchmarkContext, Family
+from generator.families.trials_models import (
+    PlannedTrial,
+    Reveal,
+    TrialPlan,
+    TrialResult,
+    TrialsContract,
+    TrialsDeclaration,
+    TrialsRun,
+)
+from generator.families.trials_report import (
+    RevealedName,
+    RevealRecord,
+    RunSummary,
+    TrialRow,
+    TrialsScores,
+    TrialsSection,
+    scores_file,
+)
+from generator.families.trials_scoring import evaluators, leaderboard, metrics, trial_row
+from generator.inputs import VerifiedFolder
+from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.report import BlindRecord, Disclosures, Interpretation
+
+RUN_FILE = "run.json"
+RESULTS_FILE = "results.jsonl"
+REVEAL_FILE = "reveal.json"
+
+INTERPRETATIONS = (
+    Interpretation(
+        id="trials-basis-points",
+        text="publish integer numerator, denominator and basis points",
+        reading="Basis points are floor(10000 · numerator / denominator) in integer arithmetic, so a "
+        "published figure never rounds up (1/3 → 3333, 2/3 → 6666); none when the denominator is 0.",
+    ),
+    Interpretation(
+        id="trials-allowlist-once",
+        text="only the allowlisted setup, initial submit, native permission and single publish actions",
+        reading="Each allowlisted kind (setup, initial_submit, native_permission, publish) is free once; "
+        "a second occurrence of any of them — a publish counted twice included — is a counted "
+        "intervention. Any other kind, known or unknown, counts.",
+    ),
+    Interpretation(
+        id="trials-required-checks",
+        text="every required check in the versioned prompt corpus passes",
+        reading="A required check absent from the result counts as not evaluable, hence a fail; checks "
+        "the corpus does not require are shown but do not decide success.",
+    ),
+    Interpretation(
+        id="trials-secondary-denominators",
+        text="build_pass_rate, boot_pass_rate, all_functional_checks_pass_rate, zero_intervention_rate",
+        reading="Every rate has every planned trial as its denominator, like the primary metric; a "
+        "missing result is not a pass, and its interventions are unknown, so it is not zero-intervention.",
+    ),
+    Interpretation(
+        id="trials-nearest-rank",
+        text="median_elapsed_ms, p95_elapsed_ms, median_measured_cost_usd_micros",
+        reading="Nearest rank: the ⌈p/100 · N⌉-th smallest observed value (the median of two values is "
+        "the lower one), so every figure is a value a trial produced. Trials without an elapsed time "
+        "(missing results) and unavailable costs are excluded and counted.",
+    ),
+    Interpretation(
+        id="trials-missing",
+        text="every trial planned before execution, including failures and timeouts",
+        reading="A planned trial with no result counts as a failure under failure code "
+        "'missing_result'; a failed result without a code is counted as '(no failure code recorded)'.",
+    ),
+    Interpretation(
+        id="trials-reveal",
+        text="provider_identity_revealed_after_score_is_frozen",
+        reading="A reveal names the earlier version whose scores file it applies to and that file's "
+        "sha256; it is accepted only when the scores recomputed now have that exact digest, and every "
+        "blind label is revealed exactly once.",
+    ),
+)
+OWN_LIMITATIONS = (
+    "Exact (Clopper–Pearson) intervals treat trials as independent; trials sharing a prompt are not.",
+    "Cost is summarised only where an accepted evidence artifact backs it; the median says nothing "
+    "about trials whose cost is unavailable.",
+)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The frozen plan, indexed."""
+
+    sha256: str
+    trials: dict[str, PlannedTrial]
+    required: dict[tuple[str, str], tuple[str, ...]]
+
+    def required_for(self, trial: PlannedTrial) -> tuple[str, ...]:
+        return self.required[(trial.prompt_corpus_version, trial.prompt_id)]
+
+
+def _prepare_plan(bench: BenchmarkContext) -> tuple[Plan | None, list[Problem]]:
+    decl: TrialsDeclaration = bench.declaration
+    file = f"{bench.label}/{decl.plan}"
+    data = bench.folder.files.get(decl.plan)
+    if data is None:
+        return None, [Problem(file, "", "trial plan named in benchmark.json is not in the sealed folder")]
+    raw, problems = load_json_bytes(data, file)
+    plan, more = validate_model(TrialPlan, raw, file) if raw is not None else (None, [])
+    problems += more
+    if plan is None:
+        return None, problems
+    required = {(c.version, p.id): p.required_checks for c in decl.prompt_corpora for p in c.prompts}
+    trials: dict[str, PlannedTrial] = {}
+    for index, trial in enumerate(plan.trials):
+        where = f"$.trials[{index}]"
+        if trial.trial_id in trials:
+            problems.append(Problem(file, f"{where}.trial_id", f"duplicate trial id {trial.trial_id!r}"))
+        elif (trial.prompt_corpus_version, trial.prompt_id) not in required:
+            message = f"prompt {trial.prompt_id!r} is not in corpus {trial.prompt_corpus_version!r}"
+            problems.append(Problem(file, f"{where}.prompt_id", message))
+        trials[trial.trial_id] = trial
+    return Plan(hashlib.sha256(data).hexdigest(), trials, required), problems
+
+
+def _reveal(bench: BenchmarkContext, plan: Plan) -> tuple[Reveal | None, list[Problem]]:
+    if bench.reveal is None:
+        return None, []
+    file = f"{bench.label}/reveal/{REVEAL_FILE}"
+    data = bench.reveal.files.get(REVEAL_FILE)
+    if data is None:
+        return None, [Problem(file, "", "required file is missing")]
+    raw, problems = load_json_bytes(data, file)
+    reveal, more = validate_model(Reveal, raw, file) if raw is not None else (None, [])
+    problems += more
+    if reveal is not None:
+        labels = {t.provider for t in plan.trials.values()}
+        if set(reveal.providers) != labels:
+            message = f"must reveal exactly the plan's blind labels {sorted(labels)}"
+            problems.append(Problem(file, "$.providers", message))
+    return reveal, problems
+
+
+class TrialsFamily(Family):
+    name = "trials"
+    declaration_model = TrialsDeclaration
+    contract_model = TrialsContract
+    reveal_folder = "reveal"
+
+    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+        plan, problems = _prepare_plan(bench)
+        if plan is None:
+            return None, problems
+        reveal, more = _reveal(bench, plan)
+        return (plan, reveal), problems + more
+
+    def score_run(
+        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+    ) -> tuple[Any, list[Problem]]:
+        if state is None:
+            return None, []
+        plan: Plan = state[0]
+        label = f"{bench.label}/{run_id}"
+        missing = [f for f in (RUN_FILE, RESULTS_FILE) if f not in run.files]
+        if missing:
+            return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
+        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
+        meta, more = validate_model(TrialsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
+        problems += more
+        if meta is not None and meta.plan_sha256 != plan.sha256:
+            message = (
+                f"cites trial plan {meta.plan_sha256[:16]}…, but the frozen plan is "
+                f"{plan.sha256[:16]}…: results must be produced against this plan"
+            )
+            return None, [*problems, Problem(f"{label}/{RUN_FILE}", "$.plan_sha256", message, refused=True)]
+        file = f"{label}/{RESULTS_FILE}"
+        results: dict[str, TrialResult] = {}
+        for number, value, line_problems in iter_jsonl(run.files[RESULTS_FILE], file):
+            problems += line_problems
+            result, more = (
+                validate_model(TrialResult, value, file, f"line {number}")
+                if value is not None
+                else (None, [])
+            )
+            problems += more
+            if result is None:
+                continue
+            where = f"line {number} $.trial_id"
+            if result.trial_id not in plan.trials:
+                problems.append(
+                    Problem(file, where, f"trial {result.trial_id!r} is not in the frozen plan", refused=True)
+                )
+            elif result.trial_id in results:
+                problems.append(Problem(file, where, f"duplicate result for trial {result.trial_id!r}"))
+            else:
+                results[result.trial_id] = result
+        if problems or meta is None:
+            return None, problems
+        rows = [
+            trial_row(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]))
+            for t in sorted(results)
+        ]
+        summary = RunSummary(
+            id=run_id,
+            digest=run.digest,
+            producer=meta.producer,
+            plan_sha256=meta.plan_sha256,
+            trials=tuple(rows),
+        )
+        return summary, []
+
+    def finish(
+        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+    ) -> tuple[TrialsSection, Disclosures, list[Problem]]:
+        plan: Plan = state[0]
+        reveal: Reveal | None = state[1]
+        summaries: list[RunSummary] = sorted(runs, key=lambda r: r.id)
+        by_trial: dict[str, TrialRow] = {}
+        problems = []
+        for summary in summaries:
+            for row in summary.trials:
+                if row.trial_id in by_trial:
+                    message = (
+                        f"trial {row.trial_id!r} also has a result in run {by_trial[row.trial_id].run!r}"
+                    )
+                    problems.append(Problem(f"{bench.label}/{summary.id}/{RESULTS_FILE}", "", message))
+                by_trial[row.trial_id] = row
+        missing = [
+            trial_row(t, None, None, plan.required_for(t))
+            for tid, t in sorted(plan.trials.items())
+            if tid not in by_trial
+        ]
+        rows = sorted([*by_trial.values(), *missing], key=lambda r: r.trial_id)
+        contract: TrialsContract = bench.contract
+        scores = TrialsScores(
+            rubric_id=contract.rubric_id,
+            plan_sha256=plan.sha256,
+            overall=metrics(rows),
+            leaderboard=leaderboard(rows),
+            runs=tuple(summaries),
+            missing=tuple(missing),
+            evaluators=evaluators(rows),
+        )
+        digest = hashlib.sha256(scores_file(scores)).hexdigest()
+        record = None
+        if reveal is not None:
+            if reveal.scores_sha256 != digest:
+                message = (
+                    f"cites frozen scores {reveal.scores_sha256[:16]}… of version "
+                    f"{reveal.scores_version!r}, but the scores recomputed now are {digest[:16]}…: "
+                    "a reveal applies only to unchanged frozen scores"
+                )
+                problems.append(Problem(f"{bench.label}/reveal/{REVEAL_FILE}", "$.scores_sha256", message))
+            names = tuple(RevealedName(provider=p, name=n) for p, n in sorted(reveal.providers.items()))
+            record = RevealRecord(
+                scores_version=reveal.scores_version, scores_sha256=reveal.scores_sha256, names=names
+            )
+        section = TrialsSection(contract=contract, scores=scores, scores_sha256=digest, reveal=record)
+        return section, _disclosures(contract, scores, digest, record), problems
+
+
+def _disclosures(
+    contract: TrialsContract, scores: TrialsScores, digest: str, reveal: RevealRecord | None
+) -> Disclosures:
+    evaluators = tuple(e.evaluator for e in scores.evaluators)
+    if reveal is None:
+        statement = (
+            f"Providers were scored blind under labels; {len(evaluators)} evaluator(s), identified "
+            f"only by one-way hashes, scored them. The scores are frozen in this version "
+            f"(scores file sha256 {digest}). Identities are not revealed."
+        )
+    else:
+        statement = (
+            f"Providers were scored blind under labels by {len(evaluators)} evaluator(s) "
+            f"identified only by one-way hashes. The scores were frozen in version "
+            f"{reveal.scores_version!r} (scores file sha256 {reveal.scores_sha256}); the "
+            "scores recomputed for this version are byte-identical, and identities are "
+            "revealed in this version."
+        )
+    blind = BlindRecord(
+        subjects_blind=True,
+        statement=statement,
+        evaluator_hashes=evaluators,
+        identities_revealed=reveal is not None,
+        revealed_in=None if reveal is None else "this version",
+    )
+    overall = scores.overall
+    return Disclosures(
+        status=None,
+        limitations=(),
+        own_limitations=OWN_LIMITATIONS,
+        interpretations=INTERPRETATIONS,
+        blind=blind,
+        excluded_counts=(("planned trials without a result (counted as failures)", len(scores.missing)),),
+        unavailable=(
+            ("cost unavailable (excluded from the cost median)", overall.cost_unavailable),
+            ("elapsed time unavailable (excluded from median and p95)", overall.elapsed_unavailable),
+        ),
+        floors_note=None,
+        corrections=(),
+        disagreements=(),
+        provenance=(),
+    )

@@ -1,0 +1,230 @@
+"""Input models of the trials family: the seed-001 contract, the benchmark, the frozen trial plan,
+trial results and the reveal.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from generator.families.points_models import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
+
+EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"
+
+# --- the contract (seed 001), as its owner froze it ---------------------------------------------
+
+
+class PrimaryMetric(Strict):
+    id: Literal["autonomous_success_rate"]
+    numerator: str
+    denominator: str
+    aggregation: str
+
+
+class ObservableDimension(Strict):
+    pass_: str = Field(alias="pass")
+    fail: str
+    not_observable: str
+
+
+class FunctionalityDimension(Strict):
+    pass_: str = Field(alias="pass")
+    fail: str
+
+
+class InterventionDimension(Strict):
+    zero: str
+    positive: str
+
+
+class CostDimension(Strict):
+    measured: str
+    unavailable: str
+
+
+class TimeDimension(Strict):
+    unit: Literal["milliseconds"]
+    clock: str
+    failed_trial: str
+
+
+class TrialsDimensions(Strict):
+    build: ObservableDimension
+    boot: ObservableDimension
+    functionality: FunctionalityDimension
+    human_intervention: InterventionDimension
+    cost: CostDimension
+    time: TimeDimension
+
+
+class BlindScoring(Strict):
+    required: bool
+    evaluator_identifier: str
+    provider_identity_revealed_after_score_is_frozen: bool
+
+
+IMPLEMENTED_SECONDARY = (
+    "build_pass_rate",
+    "boot_pass_rate",
+    "all_functional_checks_pass_rate",
+    "zero_intervention_rate",
+    "median_elapsed_ms",
+    "p95_elapsed_ms",
+    "median_measured_cost_usd_micros",
+    "failure_code_counts",
+)
+
+
+class TrialsContract(Strict):
+    """The ``bia.vibe-benchmark-rubric/v1`` rubric (seed 001)."""
+
+    schema_: Literal["bia.vibe-benchmark-rubric/v1"] = Field(alias="schema")
+    rubric_id: str
+    primary_metric: PrimaryMetric
+    dimensions: TrialsDimensions
+    secondary_metrics: tuple[str, ...]
+    blind_scoring: BlindScoring
+
+    @field_validator("secondary_metrics")
+    @classmethod
+    def _implemented(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if value != IMPLEMENTED_SECONDARY:
+            raise ValueError(
+                f"secondary metrics differ from those benchsite implements: {IMPLEMENTED_SECONDARY}"
+            )
+        return value
+
+
+# --- the benchmark, its prompt corpus and its frozen trial plan ---------------------------------
+
+
+class Prompt(Strict):
+    id: str = Field(pattern=SAFE_ID)
+    required_checks: tuple[str, ...] = Field(
+        min_length=1, description="Every required functional check of this prompt."
+    )
+
+
+class PromptCorpus(Strict):
+    version: str = Field(min_length=1)
+    prompts: tuple[Prompt, ...] = Field(min_length=1)
+
+
+class TrialsDeclaration(Strict):
+    """``benchmark.json`` for a trials benchmark."""
+
+    schema_version: SchemaVersion1
+    family: Literal["trials"]
+    title: str = Field(min_length=1)
+    description: str = ""
+    rubric: RubricPin
+    plan: str = Field(description="The frozen trial plan file in this folder.")
+    prompt_corpora: tuple[PromptCorpus, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique(self) -> TrialsDeclaration:
+        versions = [c.version for c in self.prompt_corpora]
+        if len(set(versions)) != len(versions):
+            raise ValueError("duplicate prompt corpus version")
+        for corpus in self.prompt_corpora:
+            ids = [p.id for p in corpus.prompts]
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"duplicate prompt id in corpus {corpus.version!r}")
+        return self
+
+
+class PlannedTrial(Strict):
+    trial_id: str = Field(pattern=SAFE_ID)
+    prompt_id: str
+    prompt_corpus_version: str
+    provider: str = Field(pattern=SAFE_ID, description="Blind provider label, never a name.")
+
+
+class TrialPlan(Strict):
+    """The trial plan, frozen (sealed) before execution: every planned trial is in the denominator."""
+
+    schema_version: SchemaVersion1
+    trials: tuple[PlannedTrial, ...] = Field(min_length=1)
+
+
+# --- a run folder: run.json + results.jsonl -----------------------------------------------------
+
+
+class TrialsRun(Strict):
+    schema_version: SchemaVersion1
+    plan_sha256: str = Field(pattern=SHA256_HEX, description="sha256 of the trial plan file's bytes.")
+    producer: str = ""
+
+
+Observed = Literal["pass", "fail", "not_observable"]
+CheckState = Literal["pass", "fail", "skipped", "not_evaluable"]
+
+
+class CheckResult(Strict):
+    id: str = Field(min_length=1)
+    state: CheckState
+
+
+class Intervention(Strict):
+    kind: str = Field(min_length=1, description="setup, initial_submit, native_permission, publish, …")
+    note: str = ""
+
+
+class CostEvidence(Strict):
+    kind: Literal["provider_usage", "invoice", "versioned_allocation"]
+    reference: str = Field(min_length=1, description="Which artifact: an invoice id, a usage export, …")
+
+
+class MeasuredCost(Strict):
+    state: Literal["measured"]
+    usd_micros: int = Field(ge=0)
+    evidence: CostEvidence
+
+
+class UnavailableCost(Strict):
+    state: Literal["unavailable"]
+    reason: str = Field(min_length=1)
+
+
+class TrialResult(Strict):
+    """One line of ``results.jsonl``: one planned trial, as observed."""
+
+    trial_id: str
+    terminal: Literal["completed", "error", "timeout"]
+    build: Observed
+    boot: Observed
+    checks: tuple[CheckResult, ...]
+    interventions: tuple[Intervention, ...]
+    cost: MeasuredCost | UnavailableCost = Field(discriminator="state")
+    elapsed_ms: int = Field(ge=0, description="Monotonic, prompt submission → terminal evaluation.")
+    failure_code: str | None
+    evaluator: str = Field(description="One-way hash of the evaluator: 'sha256:' + 64 hex.")
+
+    @field_validator("evaluator")
+    @classmethod
+    def _hashed(cls, value: str) -> str:
+        if not re.match(EVALUATOR_HASH, value):
+            raise ValueError("evaluator identifier must be a one-way hash ('sha256:' + 64 lowercase hex)")
+        return value
+
+    @field_validator("checks")
+    @classmethod
+    def _unique_checks(cls, value: tuple[CheckResult, ...]) -> tuple[CheckResult, ...]:
+        ids = [c.id for c in value]
+        if len(set(ids)) != len(ids):
+            raise ValueError("duplicate check id")
+        return value
+
+
+# --- the reveal ---------------------------------------------------------------------------------
+
+
+class Reveal(Strict):
+    """``reveal/reveal.json``: blind label → provider, accepted only against frozen scores."""
+
+    schema_version: SchemaVersion1
+    scores_version: str = Field(pattern=SAFE_ID, description="The earlier published version.")
+    scores_sha256: str = Field(pattern=SHA256_HEX, description="sha256 of its data/scores/<id>.json.")
+    providers: dict[str, str] = Field(description="Blind label → provider name.")

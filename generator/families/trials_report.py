@@ -1,0 +1,125 @@
+"""Report section of the trials family. ``scores`` is the frozen part: blind labels only."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from generator.families.trials_models import TrialsContract
+from generator.figures import Model, Rate
+from generator.jsonio import canonical_json
+
+
+class TrialRow(Model):
+    """One planned trial, scored (or counted as a failure when its result is missing)."""
+
+    trial_id: str
+    provider: str = Field(description="Blind label.")
+    prompt_id: str
+    prompt_corpus_version: str
+    run: str | None = Field(description="Run folder holding the result; None when missing.")
+    success: bool
+    reasons: tuple[str, ...] = Field(description="Why not an autonomous success; empty for a success.")
+    terminal: str
+    build: str
+    boot: str
+    required_passed: int = Field(description="Required functional checks that passed.")
+    required_total: int = Field(description="Required functional checks of the trial's prompt.")
+    counted_interventions: tuple[str, ...]
+    cost_usd_micros: int | None = Field(description="None when unavailable (never zero).")
+    cost_note: str
+    elapsed_ms: int | None
+    failure_code: str | None
+    evaluator: str | None = Field(description="'sha256:' hash of the evaluator; None when missing.")
+
+
+class FailureCount(Model):
+    code: str
+    count: int
+
+
+class Metrics(Model):
+    """The seed's primary and secondary metrics, over every planned trial of a group."""
+
+    planned: int
+    success: Rate = Field(description="autonomous_success_rate: successes / planned trials.")
+    build_pass: Rate
+    boot_pass: Rate
+    all_functional_checks_pass: Rate
+    zero_intervention: Rate
+    median_elapsed_ms: int | None = Field(description="Nearest rank over trials with an elapsed time.")
+    p95_elapsed_ms: int | None
+    elapsed_n: int
+    elapsed_unavailable: int
+    median_measured_cost_usd_micros: int | None = Field(description="Nearest rank over measured costs only.")
+    cost_measured: int
+    cost_unavailable: int = Field(description="Unavailable or missing: excluded, never zero.")
+    failure_codes: tuple[FailureCount, ...]
+
+
+class ProviderRow(Model):
+    position: int = Field(description="Order by success basis points, then successes, then label.")
+    provider: str = Field(description="Blind label.")
+    metrics: Metrics
+
+
+class EvaluatorRecord(Model):
+    evaluator: str
+    trials: int
+    providers: tuple[str, ...]
+
+
+class RunSummary(Model):
+    id: str
+    digest: str
+    producer: str
+    plan_sha256: str
+    trials: tuple[TrialRow, ...]
+
+
+class TrialsScores(Model):
+    """Everything scored, under blind labels. Its canonical JSON is ``data/scores/<id>.json``."""
+
+    rubric_id: str
+    plan_sha256: str
+    overall: Metrics
+    leaderboard: tuple[ProviderRow, ...]
+    runs: tuple[RunSummary, ...]
+    missing: tuple[TrialRow, ...] = Field(description="Planned trials without a result.")
+    evaluators: tuple[EvaluatorRecord, ...]
+
+
+class RevealedName(Model):
+    provider: str
+    name: str
+
+
+class RevealRecord(Model):
+    scores_version: str = Field(description="The earlier published version whose scores were frozen.")
+    scores_sha256: str
+    names: tuple[RevealedName, ...]
+
+
+class TrialsSection(Model):
+    family: Literal["trials"] = "trials"
+    contract: TrialsContract
+    scores: TrialsScores
+    scores_sha256: str = Field(description="sha256 of data/scores/<id>.json in this version.")
+    reveal: RevealRecord | None
+
+    @property
+    def runs(self) -> tuple[RunSummary, ...]:
+        return self.scores.runs
+
+    def frozen_scores(self) -> bytes | None:
+        return scores_file(self.scores)
+
+    def reveal_citation(self) -> tuple[str, str] | None:
+        """(earlier version, sha256 of its frozen scores file) that this version's reveal applies to."""
+        return None if self.reveal is None else (self.reveal.scores_version, self.reveal.scores_sha256)
+
+
+def scores_file(scores: TrialsScores) -> bytes:
+    """The frozen scores file: the same bytes in the blind version and in any later reveal."""
+    return canonical_json(scores.model_dump(mode="json", by_alias=True)).encode("utf-8")
