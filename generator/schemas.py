@@ -8,6 +8,14 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
+from generator.families.trials_models import (
+    Reveal,
+    TrialPlan,
+    TrialResult,
+    TrialsContract,
+    TrialsDeclaration,
+    TrialsRun,
+)
 from generator.jsonio import canonical_json
 from generator.report import BuildRecord, SiteReport
 
@@ -16,6 +24,12 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "points-contract": PointsContract,
     "points-run": PointsRun,
     "points-attempt": Attempt,
+    "trials-benchmark": TrialsDeclaration,
+    "trials-contract": TrialsContract,
+    "trials-plan": TrialPlan,
+    "trials-run": TrialsRun,
+    "trials-result": TrialResult,
+    "trials-reveal": Reveal,
     "report": SiteReport,
     "build-record": BuildRecord,
 }

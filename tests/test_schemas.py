@@ -45,6 +45,19 @@ def test_example_corpus_validates_against_the_committed_schemas(tmp_path: Path) 
             jsonschema.validate(json.loads(line), load("points-attempt"))
 
 
+def test_trials_corpus_validates_against_the_committed_schemas() -> None:
+    bench = ROOT / "runs" / "vibe-delivery"
+    load = lambda n: json.loads((SCHEMA_DIR / f"{n}.schema.json").read_text())  # noqa: E731
+    jsonschema.validate(json.loads((bench / "benchmark.json").read_text()), load("trials-benchmark"))
+    jsonschema.validate(json.loads((bench / "rubric.json").read_text()), load("trials-contract"))
+    jsonschema.validate(json.loads((bench / "trial-plan.json").read_text()), load("trials-plan"))
+    jsonschema.validate(json.loads((bench / "reveal" / "reveal.json").read_text()), load("trials-reveal"))
+    for run in sorted(bench.glob("run-*")):
+        jsonschema.validate(json.loads((run / "run.json").read_text()), load("trials-run"))
+        for line in (run / "results.jsonl").read_text().splitlines():
+            jsonschema.validate(json.loads(line), load("trials-result"))
+
+
 def test_built_report_validates_against_the_report_schema(corpus: Path, tmp_path: Path) -> None:
     assert (
         run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--site-version", "v1").exit_code == 0
