@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from generator.families.components_report import ComponentsSection
 from generator.families.points_report import PointsSection
 from generator.families.trials_report import TrialsSection
 from generator.figures import Model
@@ -79,7 +80,7 @@ class Disclosures(Model):
     provenance: tuple[ProvenanceHash, ...]
 
 
-FamilySection = Annotated[PointsSection | TrialsSection, Field(discriminator="family")]
+FamilySection = Annotated[PointsSection | TrialsSection | ComponentsSection, Field(discriminator="family")]
 
 
 class BenchmarkReport(Model):

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from generator.families.components_models import (
+    ComponentsContract,
+    ComponentsDeclaration,
+    ComponentsRun,
+    Episode,
+)
 from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
 from generator.families.trials_models import (
     Reveal,
@@ -30,6 +36,10 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "trials-run": TrialsRun,
     "trials-result": TrialResult,
     "trials-reveal": Reveal,
+    "components-benchmark": ComponentsDeclaration,
+    "components-contract": ComponentsContract,
+    "components-run": ComponentsRun,
+    "components-episode": Episode,
     "report": SiteReport,
     "build-record": BuildRecord,
 }

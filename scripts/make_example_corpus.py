@@ -309,10 +309,239 @@ def make_trials(out: Path, seed_file: Path, seed: int) -> None:
     write_seal(reveal)
 
 
+JUDGES = ["sha256:" + hashlib.sha256(f"judge-{n}".encode()).hexdigest() for n in (1, 2, 3)]
+CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
+
+
+def je_tasks() -> list[dict[str, Any]]:
+    def defects(prefix: str, n: int, figure_at: int | None = None) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": f"{prefix}-d{i}",
+                "location": f"{prefix} ledger row {10 * (i + 1)}",
+                "issue_type": ["misposting", "cutoff", "duplicate", "classification"][i % 4],
+                **({"figure": f"{1250 * (i + 1)}.00"} if i == figure_at else {}),
+            }
+            for i in range(n)
+        ]
+
+    return [
+        {
+            "id": "JE-01",
+            "family": "reconciliation",
+            "level": "L1",
+            "weights": {"outcome": 0.6, "process": 0.2, "rationale": 0.2},
+            "seeded_defects": defects("JE-01", 2),
+            "key_evidence": ["bank-stmt-03", "gl-1010", "rec-sheet-03"],
+            "required_calls": ["open_ledger"],
+            "hard_fail_rules": [
+                {"id": "HF-approve-unreviewed", "description": "approves a reconciliation it never opened"}
+            ],
+        },
+        {
+            "id": "JE-02",
+            "family": "accruals",
+            "level": "L2",
+            "weights": {"outcome": 0.55, "process": 0.25, "rationale": 0.2},
+            "seeded_defects": defects("JE-02", 3, 1),
+            "key_evidence": ["accrual-memo", "gl-2100", "invoice-448", "contract-12"],
+            "required_calls": ["open_ledger", "open_contract"],
+            "hard_fail_rules": [],
+        },
+        {
+            "id": "JE-04",
+            "family": "revenue",
+            "level": "L4",
+            "weights": {"outcome": 0.5, "process": 0.25, "rationale": 0.25},
+            "seeded_defects": defects("JE-04", 4, 2),
+            "key_evidence": [
+                "rev-schedule",
+                "gl-4000",
+                "contract-77",
+                "delivery-log",
+                "credit-memo-9",
+                "board-min",
+            ],
+            "required_calls": ["open_ledger", "open_contract", "query_gl"],
+            "hard_fail_rules": [
+                {"id": "HF-fabricated-figure", "description": "states a figure no document holds"}
+            ],
+        },
+        {
+            "id": "JE-00",
+            "family": "reconciliation",
+            "level": "L2",
+            "weights": {"outcome": 0.55, "process": 0.25, "rationale": 0.2},
+            "seeded_defects": [],
+            "key_evidence": ["bank-stmt-07", "gl-1010"],
+            "required_calls": ["open_ledger"],
+            "hard_fail_rules": [],
+        },
+    ]
+
+
+def episode(rng: random.Random, task: dict[str, Any], eid: str, seed: int, skill: float) -> dict[str, Any]:
+    """One model episode drawn by skill; every component comes from these facts."""
+    findings = []
+    opened = [e for e in task["key_evidence"] if rng.random() < skill + 0.15]
+    opened += [f"noise-doc-{n}" for n in range(rng.randint(0, 2))]
+    for defect in task["seeded_defects"]:
+        if rng.random() < skill:
+            right = rng.random() < skill + 0.1
+            finding = {
+                "location": defect["location"],
+                "issue_type": defect["issue_type"] if right else "misposting-other",
+                "evidence_ids": [e for e in opened if e in task["key_evidence"]][:2],
+            }
+            if "figure" in defect:
+                finding["figure"] = defect["figure"] if rng.random() < skill else "999.00"
+            findings.append(finding)
+    for n in range(rng.choice([0, 0, 1, 2]) if skill < 0.8 else 0):
+        findings.append(
+            {
+                "location": f"{task['id']} ledger row {900 + n}",
+                "issue_type": "duplicate",
+                "evidence_ids": opened[:1],
+            }
+        )
+    calls = [{"name": c, "arguments": "period=2026-09"} for c in task["required_calls"]]
+    calls += [{"name": "open_document", "arguments": d} for d in opened]
+    calls += [calls[0]] * rng.choice([0, 0, 1, 2])  # redundant repeats
+    judges = JUDGES if task["level"] == "L4" else JUDGES[:1]
+    judgments = [
+        {
+            "call_id": f"{eid}-j{j}-{c}",
+            "judge": judge,
+            "criterion": c,
+            "score": max(0, min(3, round(3 * skill + rng.choice([-1, 0, 0, 1])))),
+        }
+        for j, judge in enumerate(judges)
+        for c in CRITERIA
+    ]
+    return {
+        "episode_id": eid,
+        "task": task["id"],
+        "seed": seed,
+        "findings": findings,
+        "opened_documents": opened,
+        "calls": calls,
+        "judgments": judgments,
+        "hard_fails": [],
+    }
+
+
+def baseline_episode(task: dict[str, Any], kind: str, seed: int) -> dict[str, Any]:
+    eid = f"{kind.split('_')[0]}-{task['id']}-s{seed}"
+    judgments = [{"call_id": f"{eid}-{c}", "judge": JUDGES[0], "criterion": c, "score": 0} for c in CRITERIA]
+    if task["level"] == "L4":
+        judgments = [
+            {"call_id": f"{eid}-j{j}-{c}", "judge": judge, "criterion": c, "score": 0}
+            for j, judge in enumerate(JUDGES)
+            for c in CRITERIA
+        ]
+    if kind == "flag_everything_baseline":
+        everywhere = [f"{task['id']} ledger row {10 * (i + 1)}" for i in range(40)]
+        findings = [
+            {"location": loc, "issue_type": "misposting", "evidence_ids": task["key_evidence"][:1]}
+            for loc in everywhere
+        ]
+        opened = list(task["key_evidence"]) + [f"noise-doc-{n}" for n in range(20)]
+        calls = [{"name": c, "arguments": ""} for c in task["required_calls"]] * 3
+    else:
+        findings = [
+            {"location": d["location"], "issue_type": "misposting", "evidence_ids": []}
+            for d in task["seeded_defects"][:1]
+        ]
+        opened, calls = [], []
+    return {
+        "episode_id": eid,
+        "task": task["id"],
+        "seed": seed,
+        "findings": findings,
+        "opened_documents": opened,
+        "calls": calls,
+        "judgments": judgments,
+        "hard_fails": [],
+    }
+
+
+def make_components(out: Path, seed_file: Path, seed: int) -> None:
+    bench = out / "je-validation"
+    rng = random.Random(seed)
+    bench.mkdir(parents=True)
+    rubric = seed_file.read_bytes()
+    (bench / "rubric.json").write_bytes(rubric)
+    tasks = je_tasks()
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "components",
+            "title": "JE validation (journal-entry review)",
+            "description": "Three models and a preview model review seeded journal-entry defects across "
+            "L1, L2, L4 and a clean control task. Example corpus.",
+            "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "minimum_seeds": 5,
+            "anti_gaming": {"flag_everything_max_score": 0.35, "no_evidence_max_score_l2_plus": 0.25},
+            "tasks": tasks,
+        },
+    )
+    models = {"m-alpha": (0.85, 5), "m-beta": (0.65, 5), "m-gamma": (0.5, 5), "m-delta-preview": (0.7, 2)}
+    for model, (skill, seeds) in models.items():
+        rows = [
+            episode(rng, t, f"{model}-{t['id']}-s{s}", s, skill) for t in tasks for s in range(1, seeds + 1)
+        ]
+        if model == "m-beta":
+            rows[0]["findings"].append(
+                {
+                    "location": "JE-01 ledger row 10",
+                    "issue_type": "misposting",
+                    "evidence_ids": ["bank-stmt-99"],
+                }
+            )  # a fabricated citation
+            rows[3]["hard_fails"] = ["HF-approve-unreviewed"]
+            rows[6]["calls"] = [c for c in rows[6]["calls"] if c["name"] != "open_contract"]
+        if model == "m-gamma":
+            l4 = next(r for r in rows if r["task"] == "JE-04")
+            l4["judgments"] = [j for j in l4["judgments"] if j["judge"] != JUDGES[2]]  # one judge missing
+        if model == "m-alpha":
+            for row in rows[:6]:
+                row["human_grades"] = [
+                    {"criterion": j["criterion"], "score": j["score"]} for j in row["judgments"][:4]
+                ]
+        write_run(
+            bench / f"run-{model}",
+            {
+                "schema_version": 1,
+                "subject": model,
+                "kind": "model",
+                "producer": "example JE harness 2.1 (synthetic)",
+            },
+            rows,
+        )
+    for kind in ("flag_everything_baseline", "no_evidence_baseline"):
+        rows = [baseline_episode(t, kind, s) for t in tasks for s in (1, 2)]
+        write_run(
+            bench / f"run-{kind.replace('_', '-')}",
+            {"schema_version": 1, "subject": kind, "kind": kind, "producer": "baseline generator"},
+            rows,
+        )
+    write_seal(bench)
+
+
+def write_run(run: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    run.mkdir()
+    write_json(run / "run.json", meta)
+    text = "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows)
+    (run / "episodes.jsonl").write_text(text, encoding="utf-8")
+    write_seal(run)
+
+
 def make(out: Path, seeds: Path, seed: int) -> None:
     for name, maker, seed_name in (
         ("agent-dx", make_points, "000_4822e52dd1681ead.txt"),
         ("vibe-delivery", make_trials, "001_a89dc2f910ac40b2.txt"),
+        ("je-validation", make_components, "003_8d1dd585b5526139.txt"),
     ):
         if (out / name).exists():
             print(f"{out / name} exists: kept (sealed inputs are immutable; remove it deliberately first)")

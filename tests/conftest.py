@@ -32,3 +32,8 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
     }
+
+
+def corpus_counts(root: Path = CORPUS) -> tuple[int, int]:
+    """(sealed folders, benchmarks) of an inputs root, as ``verify`` reports them."""
+    return len(list(root.rglob("SHA256SUMS"))), sum(1 for p in root.iterdir() if p.is_dir())

@@ -60,3 +60,28 @@ def test_corpus_shows_provenance_as_not_re_verified(tmp_path: Path) -> None:
     page = (tmp_path / "site" / "p0" / "b" / "agent-dx" / "methodology.html").read_text()
     assert "not re-verified (source not supplied)" in page
     assert "be1dfd3a887dab2c5884d2ff91dfadb0cee3b1a1b8aa348cd492af594a1159d1" in page
+
+
+def test_example_corpus_is_reproducible_from_its_generator(tmp_path: Path) -> None:
+    """scripts/make_example_corpus.py rebuilds every sealed byte of runs/ from the seed contracts."""
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    pairs = {
+        "agent-dx": "000_4822e52dd1681ead.txt",
+        "vibe-delivery": "001_a89dc2f910ac40b2.txt",
+        "je-validation": "003_8d1dd585b5526139.txt",
+    }
+    for bench, seed in pairs.items():
+        (seeds / seed).write_bytes((CORPUS / bench / "rubric.json").read_bytes())
+    out = tmp_path / "runs"
+    out.mkdir()
+    script = ROOT / "scripts" / "make_example_corpus.py"
+    subprocess.run([sys.executable, script, "--seeds", seeds, "--out", out], check=True, capture_output=True)
+    made = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    kept = {p.relative_to(CORPUS).as_posix(): p.read_bytes() for p in CORPUS.rglob("*") if p.is_file()}
+    assert made == kept

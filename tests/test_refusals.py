@@ -29,6 +29,7 @@ from click.testing import CliRunner, Result
 
 from generator.cli import main
 from generator.seal import SEAL_NAME, write_seal
+from tests.conftest import corpus_counts
 
 CORPUS = Path(__file__).resolve().parent.parent / "runs"
 BENCH = "agent-dx"
@@ -495,7 +496,8 @@ def unknown_task(i: Inputs) -> Parts:
 def unknown_family(i: Inputs) -> Parts:
     edit_json(i.bench / "benchmark.json", lambda d: d.update(family="nope"))
     reseal(i.bench)
-    return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: points, trials)"]
+    known = "components, points, trials"
+    return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: {known})"]
 
 
 def duplicate_task_ids(i: Inputs) -> Parts:
@@ -769,7 +771,10 @@ def test_verify_of_good_inputs_writes_nothing(inputs: Inputs, monkeypatch: pytes
     before = tree(top)
     result = inputs.verify()
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("verified: 12 sealed folder(s), 2 benchmark(s); inputs ")
+    folders, benchmarks = corpus_counts(inputs.root)
+    assert result.output.startswith(
+        f"verified: {folders} sealed folder(s), {benchmarks} benchmark(s); inputs "
+    )
     assert tree(top) == before
 
 

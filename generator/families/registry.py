@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from generator.families.base import Family
+from generator.families.components import ComponentsFamily
 from generator.families.points import PointsFamily
 from generator.families.trials import TrialsFamily
 
-FAMILIES: dict[str, Family] = {family.name: family for family in (PointsFamily(), TrialsFamily())}
+FAMILIES: dict[str, Family] = {
+    family.name: family for family in (PointsFamily(), TrialsFamily(), ComponentsFamily())
+}

@@ -1,0 +1,305 @@
+"""The components family (SPEC §2.3): JE validation episodes → outcome, process, rationale."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from generator.errors import Problem
+from generator.families.base import BenchmarkContext, Family
+from generator.families.components_aggregate import agreement, baselines, cells, leaderboard
+from generator.families.components_models import (
+    ComponentsContract,
+    ComponentsDeclaration,
+    ComponentsRun,
+    Episode,
+    Task,
+)
+from generator.families.components_report import (
+    Components,
+    ComponentsSection,
+    CriterionScore,
+    EpisodeResult,
+    RunSummary,
+)
+from generator.families.components_scoring import (
+    combine,
+    fabricated_citations,
+    match,
+    outcome,
+    process,
+    rationale,
+)
+from generator.inputs import VerifiedFolder
+from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.report import BlindRecord, Disclosures, Interpretation, ProvenanceHash
+
+RUN_FILE = "run.json"
+EPISODES_FILE = "episodes.jsonl"
+
+INTERPRETATIONS = (
+    Interpretation(
+        id="components-matching",
+        text="Detection F1 vs seeded defects",
+        reading="A finding matches a seeded defect when their locations are equal after collapsing "
+        "whitespace and ignoring case; defects are matched in the task's order, each by the first "
+        "unmatched finding at its location. Unmatched findings are false positives, unmatched defects "
+        "false negatives. Issue types compare the same way; figures compare exactly after trimming.",
+    ),
+    Interpretation(
+        id="components-clean-control",
+        text="clean-control tasks with no seeded defect",
+        reading="On a task with no seeded defect, an episode that flags nothing has F1 = 1 (nothing to "
+        "find, nothing wrong); any finding is a false positive and F1 = 0. Issue-type accuracy and "
+        "exactness are not applicable there (shown as —, counted as 1 in the product).",
+    ),
+    Interpretation(
+        id="components-process",
+        text="Evidence coverage and precision, required-call gates, efficiency over redundant calls",
+        reading="Coverage = key evidence opened / key evidence; precision = key evidence opened / "
+        "documents opened; efficiency = distinct calls / calls, where a call with the same name and "
+        "arguments as an earlier one is redundant (1 with no calls). A required call absent from the "
+        "call log gates process to 0.",
+    ),
+    Interpretation(
+        id="components-l4",
+        text="3 judges, median, on L4 tasks",
+        reading="The median is taken per criterion over the judges that scored it. An L4 episode with "
+        "fewer than three judges on any criterion is flagged and its rationale is not scored (so its "
+        "weighted score is not either); outcome and process are still shown. A criterion no judge "
+        "scored leaves the rationale unscored on any level.",
+    ),
+    Interpretation(
+        id="components-separate-calls",
+        text="Criteria scored in separate calls.",
+        reading="Each judgment record is one call scoring one criterion; a call id scoring two "
+        "criteria, or a judge scoring one criterion twice, is refused as invalid content.",
+    ),
+    Interpretation(
+        id="components-negative",
+        text="Flag-everything baseline must score clearly negative on every task",
+        reading="The contract leaves how 'negative' is realised against [0, 1] components open (its "
+        "ROADMAP open decision). This benchmark declares the threshold it holds the baseline to: "
+        "the baseline's mean score on each task must not exceed the declared value; likewise the "
+        "no-evidence baseline on L2+ tasks. A miss is reported, not hidden, and changes no score.",
+    ),
+    Interpretation(
+        id="components-agreement",
+        text="20 human-graded rationales per family to measure judge-SME agreement",
+        reading="Agreement is measured when SME grades are supplied: exact agreement of the judges' "
+        "median with the SME grade per criterion (n/d with an exact interval) and quadratic-weighted "
+        "Cohen's kappa; families with fewer than 20 graded rationales are listed as under the bar. "
+        "Without SME grades every rationale figure is labelled 'judge agreement not measured'.",
+    ),
+    Interpretation(
+        id="components-ranking",
+        text="The three components are ALWAYS reported separately",
+        reading="Subjects are ordered by mean score, but every row shows the three component means "
+        "beside it, with the fabricated-citation count marked next to the headline.",
+    ),
+)
+OWN_LIMITATIONS = (
+    "Means and standard deviations over seeds describe this run's seeds only; with fewer than the "
+    "minimum seeds a cell is flagged, and single-seed differences are noise.",
+    "Rationale is the only non-deterministic component; without measured judge–SME agreement its "
+    "figures rest on the judges alone.",
+)
+
+
+def episode_result(episode: Episode, task: Task, subject: str, kind: str) -> EpisodeResult:
+    """Score one episode from its raw facts."""
+    detection = match(episode.findings, task.seeded_defects)
+    out = outcome(detection, bool(episode.hard_fails))
+    proc = process(episode, task)
+    rat = rationale(episode, task)
+    score = combine(task, out, proc.value, rat.value)
+    tp, fp, fn = len(detection.pairs), detection.false_positives, detection.false_negatives
+
+    def f(x: Any) -> float | None:
+        return None if x is None else float(x)
+
+    return EpisodeResult(
+        episode_id=episode.episode_id,
+        task=task.id,
+        level=task.level,
+        subject=subject,
+        kind=kind,
+        seed=episode.seed,
+        components=Components(
+            outcome=float(out), process=float(proc.value), rationale=f(rat.value), score=f(score)
+        ),
+        f1=float(detection.f1),
+        precision=tp / (tp + fp) if tp + fp else None,
+        recall=tp / (tp + fn) if tp + fn else None,
+        issue_type_accuracy=f(detection.issue_type_accuracy),
+        exactness=f(detection.exactness),
+        true_positives=tp,
+        false_positives=fp,
+        false_negatives=fn,
+        coverage=float(proc.coverage),
+        evidence_precision=float(proc.precision),
+        efficiency=float(proc.efficiency),
+        hard_fails=episode.hard_fails,
+        missing_calls=proc.missing_calls,
+        criteria=tuple(CriterionScore(criterion=c, score=f(s), judges=n) for c, s, n in rat.criteria),
+        rationale_total=f(rat.total),
+        pass_bar=rat.passes,
+        rationale_note=rat.note,
+        fabricated_citations=fabricated_citations(episode),
+        judges=tuple(sorted({j.judge for j in episode.judgments})),
+        sme_grades=tuple(
+            CriterionScore(criterion=g.criterion, score=g.score, judges=0) for g in episode.human_grades
+        ),
+    )
+
+
+def _episode_problems(episode: Episode, task: Task, file: str, where: str) -> list[Problem]:
+    problems = []
+    rules = {r.id for r in task.hard_fail_rules}
+    for rule in episode.hard_fails:
+        if rule not in rules:
+            problems.append(
+                Problem(file, f"{where} $.hard_fails", f"task {task.id!r} has no hard-fail rule {rule!r}")
+            )
+    return problems
+
+
+class ComponentsFamily(Family):
+    name = "components"
+    declaration_model = ComponentsDeclaration
+    contract_model = ComponentsContract
+
+    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+        decl: ComponentsDeclaration = bench.declaration
+        contract: ComponentsContract = bench.contract
+        file = f"{bench.label}/benchmark.json"
+        problems = []
+        for name, source in sorted(decl.provenance_sources.items()):
+            where = f"$.provenance_sources.{name}"
+            if name != "source_sha256":
+                problems.append(Problem(file, where, "the contract carries no such provenance hash"))
+            elif source not in bench.folder.files:
+                problems.append(Problem(file, where, f"source file {source!r} is not in the sealed folder"))
+            elif hashlib.sha256(bench.folder.files[source]).hexdigest() != contract.source_sha256:
+                problems.append(
+                    Problem(f"{bench.label}/{source}", "", "does not match the contract's source_sha256")
+                )
+        return {t.id: t for t in decl.tasks}, problems
+
+    def score_run(
+        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+    ) -> tuple[Any, list[Problem]]:
+        tasks: dict[str, Task] = state
+        label = f"{bench.label}/{run_id}"
+        missing = [f for f in (RUN_FILE, EPISODES_FILE) if f not in run.files]
+        if missing:
+            return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
+        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
+        meta, more = (
+            validate_model(ComponentsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
+        )
+        problems += more
+        file = f"{label}/{EPISODES_FILE}"
+        results: list[EpisodeResult] = []
+        seen: set[str] = set()
+        for number, value, line_problems in iter_jsonl(run.files[EPISODES_FILE], file):
+            problems += line_problems
+            episode, more = (
+                validate_model(Episode, value, file, f"line {number}") if value is not None else (None, [])
+            )
+            problems += more
+            if episode is None or meta is None:
+                continue
+            where = f"line {number}"
+            if episode.task not in tasks:
+                problems.append(Problem(file, f"{where} $.task", f"unknown task {episode.task!r}"))
+                continue
+            if episode.episode_id in seen:
+                problems.append(
+                    Problem(file, f"{where} $.episode_id", f"duplicate episode id {episode.episode_id!r}")
+                )
+                continue
+            seen.add(episode.episode_id)
+            problems += _episode_problems(episode, tasks[episode.task], file, where)
+            results.append(episode_result(episode, tasks[episode.task], meta.subject, meta.kind))
+        if problems or meta is None:
+            return None, problems
+        return RunSummary(
+            id=run_id,
+            digest=run.digest,
+            subject=meta.subject,
+            kind=meta.kind,
+            producer=meta.producer,
+            episodes=tuple(results),
+        ), []
+
+    def finish(
+        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+    ) -> tuple[ComponentsSection, Disclosures, list[Problem]]:
+        decl: ComponentsDeclaration = bench.declaration
+        summaries: list[RunSummary] = sorted(runs, key=lambda r: r.id)
+        episodes = [e for r in summaries for e in r.episodes]
+        problems = []
+        owners: dict[tuple[str, str], str] = {}
+        for run in summaries:
+            for e in run.episodes:
+                key = (e.subject, e.episode_id)
+                if key in owners:
+                    message = f"episode {e.episode_id!r} of {e.subject!r} also in run {owners[key]!r}"
+                    problems.append(Problem(f"{bench.label}/{run.id}/{EPISODES_FILE}", "", message))
+                owners[key] = run.id
+        section = ComponentsSection(
+            contract=bench.contract,
+            tasks=decl.tasks,
+            minimum_seeds=decl.minimum_seeds,
+            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], decl.minimum_seeds),
+            cells=cells(episodes, decl.minimum_seeds),
+            baselines=baselines(episodes, decl),
+            agreement=agreement(episodes, decl),
+            runs=tuple(summaries),
+        )
+        return section, _disclosures(bench, section), problems
+
+
+def _disclosures(bench: BenchmarkContext, section: ComponentsSection) -> Disclosures:
+    contract: ComponentsContract = bench.contract
+    decl: ComponentsDeclaration = bench.declaration
+    judges = sorted({j for r in section.runs for e in r.episodes for j in e.judges})
+    episodes = [e for r in section.runs for e in r.episodes]
+    source = decl.provenance_sources.get("source_sha256")
+    blind = BlindRecord(
+        subjects_blind=False,
+        statement=(
+            f"Rationales were scored by {len(judges)} judge(s) known only by one-way hashes; per "
+            "the contract's judge protocol a judge sees the rationale, evidence log and ground truth "
+            "— never the model's identity. Models are shown under the ids their runs declare."
+        ),
+        evaluator_hashes=tuple(judges),
+        identities_revealed=False,
+        revealed_in=None,
+    )
+    unscored = sum(e.components.rationale is None for e in episodes)
+    flagged = sum(c.flagged for c in section.cells)
+    return Disclosures(
+        status=None,
+        limitations=(),
+        own_limitations=OWN_LIMITATIONS,
+        interpretations=INTERPRETATIONS,
+        blind=blind,
+        excluded_counts=(
+            ("cells with fewer seeds than the minimum (flagged)", flagged),
+            ("episodes whose rationale is not scored", unscored),
+        ),
+        unavailable=(("rationale not scored, so no weighted score", unscored),),
+        floors_note=None,
+        corrections=(),
+        disagreements=(),
+        provenance=(
+            ProvenanceHash(
+                name="source_sha256",
+                sha256=contract.source_sha256,
+                state="verified" if source else "not re-verified (source not supplied)",
+                source=source,
+            ),
+        ),
+    )

@@ -1,0 +1,179 @@
+"""Aggregates of the components family: cells over seeds, subjects, baselines, judge agreement."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+from generator.families.components_models import ComponentsDeclaration
+from generator.families.components_report import (
+    Agreement,
+    BaselineCheck,
+    Cell,
+    ComponentSpreads,
+    EpisodeResult,
+    FamilyGrades,
+    Spread,
+    SubjectRow,
+)
+from generator.stats import rate
+
+SME_BAR = 20
+
+
+def spread(values: Sequence[float | None]) -> Spread:
+    present = [v for v in values if v is not None]
+    mean = statistics.fmean(present) if present else None
+    sd = statistics.stdev(present) if len(present) >= 2 else None
+    return Spread(mean=mean, sd=sd, n=len(present))
+
+
+def spreads(episodes: Sequence[EpisodeResult]) -> ComponentSpreads:
+    pick: Callable[[str], list[float | None]] = lambda name: [getattr(e.components, name) for e in episodes]  # noqa: E731
+    return ComponentSpreads(
+        outcome=spread(pick("outcome")),
+        process=spread(pick("process")),
+        rationale=spread(pick("rationale")),
+        score=spread(pick("score")),
+    )
+
+
+def _groups(
+    episodes: Sequence[EpisodeResult], key: Callable[[EpisodeResult], tuple[str, ...]]
+) -> dict[tuple[str, ...], list[EpisodeResult]]:
+    groups: dict[tuple[str, ...], list[EpisodeResult]] = defaultdict(list)
+    for episode in episodes:
+        groups[key(episode)].append(episode)
+    return dict(sorted(groups.items()))
+
+
+def cells(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[Cell, ...]:
+    models = [e for e in episodes if e.kind == "model"]
+    return tuple(
+        Cell(
+            task=task,
+            subject=subject,
+            seeds=len({e.seed for e in group}),
+            flagged=len({e.seed for e in group}) < minimum,
+            spreads=spreads(group),
+        )
+        for (task, subject), group in _groups(models, lambda e: (e.task, e.subject)).items()
+    )
+
+
+def leaderboard(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[SubjectRow, ...]:
+    rows = []
+    for (subject,), group in _groups(episodes, lambda e: (e.subject,)).items():
+        scored = [e for e in group if e.pass_bar is not None]
+        per_cell = _groups(group, lambda e: (e.task,))
+        rows.append((subject, group, spreads(group), scored, per_cell))
+
+    def order(row: tuple[str, list[EpisodeResult], ComponentSpreads, list[EpisodeResult], dict]) -> tuple:  # type: ignore[type-arg]
+        s = row[2]
+        return (-(s.score.mean or 0.0), -(s.outcome.mean or 0.0), row[0])
+
+    out = []
+    for position, (subject, group, sp, scored, per_cell) in enumerate(sorted(rows, key=order), start=1):
+        out.append(
+            SubjectRow(
+                position=position,
+                subject=subject,
+                episodes=len(group),
+                spreads=sp,
+                pass_bar=rate(sum(bool(e.pass_bar) for e in scored), len(scored)),
+                fabricated_citations=sum(len(e.fabricated_citations) for e in group),
+                episodes_with_fabrication=sum(bool(e.fabricated_citations) for e in group),
+                flagged_cells=sum(len({e.seed for e in cell}) < minimum for cell in per_cell.values()),
+            )
+        )
+    return tuple(out)
+
+
+def baselines(episodes: Sequence[EpisodeResult], decl: ComponentsDeclaration) -> tuple[BaselineCheck, ...]:
+    """Each anti-gaming baseline per task, against the threshold the benchmark declares."""
+    checks = []
+    base = [e for e in episodes if e.kind != "model"]
+    for (kind, task), group in _groups(base, lambda e: (e.kind, e.task)).items():
+        level = group[0].level
+        sp = spreads(group)
+        threshold: float | None
+        if kind == "flag_everything_baseline":
+            threshold = decl.anti_gaming.flag_everything_max_score
+        else:
+            threshold = decl.anti_gaming.no_evidence_max_score_l2_plus if level != "L1" else None
+        mean = sp.score.mean
+        passes = None if threshold is None or mean is None else mean <= threshold
+        checks.append(
+            BaselineCheck(
+                task=task,
+                level=level,
+                baseline=kind,
+                episodes=len(group),
+                spreads=sp,
+                threshold=threshold,
+                passes=passes,
+            )
+        )
+    return tuple(checks)
+
+
+def weighted_kappa(pairs: Sequence[tuple[int, int]], categories: int = 4) -> float | None:
+    """Quadratic-weighted Cohen's kappa of two raters over ordinal grades 0 … categories−1."""
+    n = len(pairs)
+    if n == 0:
+        return None
+    a = [sum(1 for x, _ in pairs if x == i) for i in range(categories)]
+    b = [sum(1 for _, y in pairs if y == i) for i in range(categories)]
+    scale = (categories - 1) ** 2
+    observed = sum((x - y) ** 2 for x, y in pairs) / scale / n
+    expected = (
+        sum(a[i] * b[j] * (i - j) ** 2 for i in range(categories) for j in range(categories)) / scale / n**2
+    )
+    return None if expected == 0 else 1 - observed / expected
+
+
+def agreement(episodes: Sequence[EpisodeResult], decl: ComponentsDeclaration) -> Agreement:
+    families = {t.id: t.family for t in decl.tasks}
+    pairs: list[tuple[int, int]] = []
+    skipped = 0
+    graded: dict[str, int] = defaultdict(int)
+    for e in episodes:
+        if not e.sme_grades:
+            continue
+        graded[families[e.task]] += 1
+        medians = {c.criterion: c.score for c in e.criteria}
+        for grade in e.sme_grades:
+            judge = medians.get(grade.criterion)
+            if judge is None or grade.score is None or judge != int(judge):
+                skipped += 1
+                continue
+            pairs.append((int(judge), int(grade.score)))
+    family_rows = tuple(
+        FamilyGrades(family=f, graded_rationales=graded.get(f, 0), under_bar=graded.get(f, 0) < SME_BAR)
+        for f in sorted(set(families.values()))
+    )
+    if not pairs:
+        return Agreement(
+            measured=False,
+            pairs=0,
+            exact=None,
+            weighted_kappa=None,
+            skipped_non_integral=skipped,
+            families=family_rows,
+            note="Judge agreement not measured: no SME grades supplied",
+        )
+    exact = rate(sum(x == y for x, y in pairs), len(pairs))
+    under = [f.family for f in family_rows if f.under_bar]
+    note = "Judge agreement measured" + (
+        f"; under the {SME_BAR}-rationale bar: {', '.join(under)}" if under else ""
+    )
+    return Agreement(
+        measured=True,
+        pairs=len(pairs),
+        exact=exact,
+        weighted_kappa=weighted_kappa(pairs),
+        skipped_non_integral=skipped,
+        families=family_rows,
+        note=note,
+    )

@@ -1,0 +1,201 @@
+"""Input models of the components family: the seed-003 contract, tasks, runs and episodes."""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from generator.families.points_models import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
+from generator.families.trials_models import EVALUATOR_HASH
+
+CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
+Criterion = Literal["identification", "evidence_grounding", "reasoning_validity", "disposition"]
+
+# --- the contract (seed 003), as its owner froze it -------------------------------------------
+
+
+class ContractComponents(Strict):
+    outcome: str
+    process: str
+    rationale: str
+
+
+class CriterionText(Strict):
+    full_credit: str
+    zero: str
+
+
+class JudgeCriteria(Strict):
+    identification: CriterionText
+    evidence_grounding: CriterionText
+    reasoning_validity: CriterionText
+    disposition: CriterionText
+
+
+class JudgeRubric(Strict):
+    scale: str
+    criteria: JudgeCriteria
+    pass_bar: str
+
+
+class ComponentsContract(Strict):
+    """JE validation scoring (seed 003)."""
+
+    provenance_note: str = Field(alias="_provenance")
+    source_sha256: str = Field(pattern=SHA256_HEX)
+    components: ContractComponents
+    combine: str
+    judge_rubric: JudgeRubric
+    judge_protocol: tuple[str, ...]
+    anti_gaming_build_day_one: tuple[str, ...]
+
+
+# --- the benchmark: tasks and anti-gaming thresholds --------------------------------------------
+
+
+class Weights(Strict):
+    outcome: float = Field(ge=0, le=1)
+    process: float = Field(ge=0, le=1)
+    rationale: float = Field(ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _sum_to_one(self) -> Weights:
+        if not math.isclose(self.outcome + self.process + self.rationale, 1.0, abs_tol=1e-9):
+            raise ValueError("component weights must sum to 1")
+        return self
+
+
+class SeededDefect(Strict):
+    id: str = Field(min_length=1)
+    location: str = Field(min_length=1)
+    issue_type: str = Field(min_length=1)
+    figure: str | None = Field(default=None, description="The exact figure, when the defect specifies one.")
+
+
+class HardFailRule(Strict):
+    id: str = Field(min_length=1)
+    description: str
+
+
+class Task(Strict):
+    id: str = Field(pattern=SAFE_ID)
+    family: str = Field(min_length=1, description="Task family, e.g. 'reconciliation'.")
+    level: Literal["L1", "L2", "L3", "L4"]
+    weights: Weights
+    seeded_defects: tuple[SeededDefect, ...] = Field(description="Empty for a clean control task.")
+    key_evidence: tuple[str, ...]
+    required_calls: tuple[str, ...]
+    hard_fail_rules: tuple[HardFailRule, ...] = ()
+
+    @model_validator(mode="after")
+    def _unique(self) -> Task:
+        for name, ids in (("seeded defect", [d.id for d in self.seeded_defects]),
+                          ("hard-fail rule", [r.id for r in self.hard_fail_rules]),
+                          ("key evidence", list(self.key_evidence))):  # fmt: skip
+            if len(set(ids)) != len(ids):
+                raise ValueError(f"duplicate {name} id")
+        return self
+
+
+class AntiGaming(Strict):
+    """Thresholds this benchmark declares, since the contract leaves 'negative' open."""
+
+    flag_everything_max_score: float = Field(
+        ge=0, le=1, description="Flag-everything baseline 'clearly negative': its score must not exceed this."
+    )
+    no_evidence_max_score_l2_plus: float = Field(
+        ge=0,
+        le=1,
+        description="No-evidence baseline 'approaches zero' on L2+: its score must not exceed this.",
+    )
+
+
+class ComponentsDeclaration(Strict):
+    """``benchmark.json`` for a components benchmark."""
+
+    schema_version: SchemaVersion1
+    family: Literal["components"]
+    title: str = Field(min_length=1)
+    description: str = ""
+    rubric: RubricPin
+    provenance_sources: dict[str, str] = Field(default_factory=dict)
+    minimum_seeds: int = Field(
+        default=5, ge=1, description="Seeds per (task, model) below which a cell is flagged."
+    )
+    anti_gaming: AntiGaming
+    tasks: tuple[Task, ...] = Field(min_length=1)
+
+    @field_validator("tasks")
+    @classmethod
+    def _unique_tasks(cls, value: tuple[Task, ...]) -> tuple[Task, ...]:
+        ids = [t.id.casefold() for t in value]
+        if len(set(ids)) != len(ids):
+            raise ValueError("duplicate task id")
+        return value
+
+
+# --- a run: run.json + episodes.jsonl -----------------------------------------------------------
+
+SubjectKind = Literal["model", "flag_everything_baseline", "no_evidence_baseline"]
+
+
+class ComponentsRun(Strict):
+    schema_version: SchemaVersion1
+    subject: str = Field(pattern=SAFE_ID, description="Model id, or the baseline's name.")
+    kind: SubjectKind
+    producer: str = ""
+
+
+class Finding(Strict):
+    location: str = Field(min_length=1)
+    issue_type: str = Field(min_length=1)
+    figure: str | None = None
+    evidence_ids: tuple[str, ...] = Field(description="Evidence the finding cites.")
+
+
+class Call(Strict):
+    name: str = Field(min_length=1)
+    arguments: str = Field(
+        default="", description="Canonical argument text; identical name+arguments = redundant."
+    )
+
+
+class Judgment(Strict):
+    """One judge call: exactly one criterion, scored 0–3, by a judge known only by its hash."""
+
+    call_id: str = Field(min_length=1)
+    judge: str = Field(pattern=EVALUATOR_HASH)
+    criterion: Criterion
+    score: int = Field(ge=0, le=3)
+
+
+class HumanGrade(Strict):
+    criterion: Criterion
+    score: int = Field(ge=0, le=3)
+
+
+class Episode(Strict):
+    """One line of ``episodes.jsonl``: one task × subject × seed."""
+
+    episode_id: str = Field(pattern=SAFE_ID)
+    task: str
+    seed: int
+    findings: tuple[Finding, ...]
+    opened_documents: tuple[str, ...]
+    calls: tuple[Call, ...]
+    judgments: tuple[Judgment, ...]
+    hard_fails: tuple[str, ...] = Field(description="Ids of the task's hard-fail rules that triggered.")
+    human_grades: tuple[HumanGrade, ...] = Field(default=(), description="SME grades, when supplied.")
+
+    @field_validator("judgments")
+    @classmethod
+    def _separate_calls(cls, value: tuple[Judgment, ...]) -> tuple[Judgment, ...]:
+        calls = [j.call_id for j in value]
+        if len(set(calls)) != len(calls):
+            raise ValueError("criteria must be scored in separate calls: a call_id appears twice")
+        pairs = [(j.judge, j.criterion) for j in value]
+        if len(set(pairs)) != len(pairs):
+            raise ValueError("a judge scored the same criterion twice")
+        return value

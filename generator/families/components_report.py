@@ -1,0 +1,150 @@
+"""Report section of the components family. A score never appears without its three components."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from generator.families.components_models import ComponentsContract, Task
+from generator.figures import Model, Rate
+
+
+class Spread(Model):
+    """Mean, sample standard deviation and n of one figure over a group of episodes."""
+
+    mean: float | None = Field(description="None when n = 0.")
+    sd: float | None = Field(description="Sample standard deviation (n − 1); None when n < 2.")
+    n: int
+
+
+class Components(Model):
+    """The three components and the weighted score, always together."""
+
+    outcome: float | None
+    process: float | None
+    rationale: float | None = Field(description="None when not scored (see the rationale note).")
+    score: float | None = Field(description="Σ weight · component; None when rationale is not scored.")
+
+
+class CriterionScore(Model):
+    criterion: str
+    score: float | None = Field(description="Median over the judges; None when not judged.")
+    judges: int
+
+
+class EpisodeResult(Model):
+    episode_id: str
+    task: str
+    level: str
+    subject: str
+    kind: str
+    seed: int
+    components: Components
+    f1: float
+    precision: float | None = Field(description="Detection precision TP / (TP + FP); None with no findings.")
+    recall: float | None = Field(description="TP / (TP + FN); None with no seeded defect.")
+    issue_type_accuracy: float | None
+    exactness: float | None = Field(description="None when no matched defect specifies a figure.")
+    true_positives: int
+    false_positives: int
+    false_negatives: int
+    coverage: float
+    evidence_precision: float
+    efficiency: float
+    hard_fails: tuple[str, ...]
+    missing_calls: tuple[str, ...]
+    criteria: tuple[CriterionScore, ...]
+    rationale_total: float | None
+    pass_bar: bool | None
+    rationale_note: str | None
+    fabricated_citations: tuple[str, ...]
+    judges: tuple[str, ...]
+    sme_grades: tuple[CriterionScore, ...] = Field(description="SME grades per criterion, when supplied.")
+
+
+class ComponentSpreads(Model):
+    outcome: Spread
+    process: Spread
+    rationale: Spread
+    score: Spread
+
+
+class Cell(Model):
+    """One (task, subject) cell over its seeds."""
+
+    task: str
+    subject: str
+    seeds: int
+    flagged: bool = Field(description="Fewer seeds than the benchmark's minimum: single-seed noise.")
+    spreads: ComponentSpreads
+
+
+class SubjectRow(Model):
+    position: int = Field(
+        description="Order by mean score, then mean outcome, then id; never the score alone."
+    )
+    subject: str
+    episodes: int
+    spreads: ComponentSpreads
+    pass_bar: Rate = Field(
+        description="Episodes meeting the rationale pass bar / episodes with a scored rationale."
+    )
+    fabricated_citations: int
+    episodes_with_fabrication: int
+    flagged_cells: int
+
+
+class BaselineCheck(Model):
+    task: str
+    level: str
+    baseline: str
+    episodes: int
+    spreads: ComponentSpreads
+    threshold: float | None = Field(description="None where the contract sets no check (no-evidence on L1).")
+    passes: bool | None = Field(description="Mean score ≤ threshold; None when not checked.")
+
+
+class FamilyGrades(Model):
+    family: str
+    graded_rationales: int
+    under_bar: bool = Field(description="Fewer than the 20 human-graded rationales the protocol asks for.")
+
+
+class Agreement(Model):
+    """Judge–SME agreement on rationale criteria."""
+
+    measured: bool
+    pairs: int
+    exact: Rate | None = Field(description="Pairs where the judges' median equals the SME grade.")
+    weighted_kappa: float | None = Field(description="Quadratic-weighted Cohen's kappa over 0–3 grades.")
+    skipped_non_integral: int
+    families: tuple[FamilyGrades, ...]
+    note: str
+
+
+class RunSummary(Model):
+    id: str
+    digest: str
+    subject: str
+    kind: str
+    producer: str
+    episodes: tuple[EpisodeResult, ...]
+
+
+class ComponentsSection(Model):
+    family: Literal["components"] = "components"
+    contract: ComponentsContract
+    tasks: tuple[Task, ...]
+    minimum_seeds: int
+    leaderboard: tuple[SubjectRow, ...]
+    cells: tuple[Cell, ...]
+    baselines: tuple[BaselineCheck, ...]
+    agreement: Agreement
+    runs: tuple[RunSummary, ...]
+
+    def frozen_scores(self) -> bytes | None:
+        return None
+
+    def reveal_citation(self) -> tuple[str, str] | None:
+        return None
