@@ -507,7 +507,8 @@ def make_components(out: Path, seed_file: Path, seed: int) -> None:
         if model == "m-alpha":
             for row in rows[:6]:
                 row["human_grades"] = [
-                    {"criterion": j["criterion"], "score": j["score"]} for j in row["judgments"][:4]
+                    {"criterion": j["criterion"], "score": max(0, j["score"] + rng.choice([-1, 0, 0, 0]))}
+                    for j in row["judgments"][:4]
                 ]
         write_run(
             bench / f"run-{model}",
