@@ -57,7 +57,9 @@ class BlindRecord(Model):
     statement: str
     evaluator_hashes: tuple[str, ...]
     identities_revealed: bool
-    revealed_in: str | None
+    scores_frozen_in: str | None = Field(
+        description="Earlier version whose frozen scores this version's reveal applies to; None if no reveal."
+    )
 
 
 class Disclosures(Model):

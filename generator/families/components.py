@@ -276,7 +276,7 @@ def _disclosures(bench: BenchmarkContext, section: ComponentsSection) -> Disclos
         ),
         evaluator_hashes=tuple(judges),
         identities_revealed=False,
-        revealed_in=None,
+        scores_frozen_in=None,
     )
     unscored = sum(e.components.rationale is None for e in episodes)
     flagged = sum(c.flagged for c in section.cells)

@@ -303,7 +303,7 @@ def _disclosures(bench: BenchmarkContext, runs: list[RunResult], overall: Subjec
         statement=(f"The contract withholds the identity mapping (identityMapping: "
                    f"{contract.provenance.identityMapping!r}); subjects appear only under the "
                    "opaque ids their runs declare. No reveal exists for this family."),
-        evaluator_hashes=(), identities_revealed=False, revealed_in=None,
+        evaluator_hashes=(), identities_revealed=False, scores_frozen_in=None,
     )  # fmt: skip
     return Disclosures(
         status=contract.status,

@@ -284,7 +284,7 @@ def _disclosures(
         statement=statement,
         evaluator_hashes=evaluators,
         identities_revealed=reveal is not None,
-        revealed_in=None if reveal is None else "this version",
+        scores_frozen_in=None if reveal is None else reveal.scores_version,
     )
     overall = scores.overall
     return Disclosures(
