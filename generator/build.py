@@ -30,11 +30,18 @@ class BuildResult:
     """The earlier blind version a reveal applies to, when this build had to publish it."""
 
 
+RESERVED_SUFFIXES = (".html", ".json", ".md", ".css", ".js", ".lock", ".txt", ".xml")
+
+
 def check_version(version: str | None) -> None:
-    if version is not None and not SAFE_ID.match(version):
-        raise OutputError(
-            f"--site-version {version!r}: use letters, digits, '.', '_', '-' (it names a folder)"
-        )
+    """A version names a folder beside site-level files: it may not look like one of them."""
+    if version is None:
+        return
+    if not SAFE_ID.match(version):
+        allowed = "letters, digits, '.', '_', '-' (it names a folder)"
+        raise OutputError(f"--site-version {version!r}: use {allowed}")
+    if version.lower().endswith(RESERVED_SUFFIXES) or version.lower() in ("data", "assets", "index"):
+        raise OutputError(f"--site-version {version!r}: reserved for site-level files; choose another name")
 
 
 def verify(runs: Path) -> Scored:

@@ -33,7 +33,13 @@ class Problem:
 
     def render(self) -> str:
         place = f"{self.file}: {self.where}" if self.where else self.file
-        return f"{place}: {self.message}"
+        return printable(f"{place}: {self.message}")
+
+
+def printable(text: str) -> str:
+    """One safe line: undecodable bytes and control characters escaped, never a crash on output."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode() for c in text)
 
 
 class BenchsiteError(click.ClickException):

@@ -55,6 +55,27 @@ def _float(text: str) -> float:
     return value
 
 
+_NON_FINITE = re.compile(r"NaN|-?Infinity|-?\d+(?:\.\d+)?[eE][+-]?\d+")
+
+
+def _place(text: str, where: str) -> str:
+    """Line and column of the first non-finite literal outside strings (the hooks cannot say)."""
+    in_string = escaped = False
+    for offset, char in enumerate(text):
+        if in_string:
+            escaped, in_string = (not escaped and char == "\\"), in_string and (escaped or char != '"')
+            continue
+        if char == '"':
+            in_string = True
+            continue
+        match = _NON_FINITE.match(text, offset)
+        if match and (match.group()[-1].isalpha() or not math.isfinite(float(match.group()))):
+            line = text.count("\n", 0, offset) + 1
+            column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+            return f"{where} column {column}" if where else f"line {line} column {column}"
+    return where
+
+
 def json_path(loc: tuple[str | int, ...] | list[str | int]) -> str:
     """Render a location as a JSON path: ``$.tasks[2].id``."""
     out = "$"
@@ -111,7 +132,7 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return None, [Problem(file, place, f"not valid JSON: {exc.msg}")]
     except _Refusal as exc:
-        return None, [Problem(file, where, str(exc))]
+        return None, [Problem(file, _place(text, where), str(exc))]
     except RecursionError:
         return None, [Problem(file, where, "JSON nesting is too deep")]
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit

@@ -13,6 +13,7 @@ import hashlib
 import posixpath
 import re
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -33,12 +34,13 @@ def templates_dir() -> Path:
 
 
 def fmt_number(value: float | int | None, digits: int = 2) -> str:
-    """The one number format of every page: fixed decimals, '—' for a missing value."""
+    """The one number format of every page: fixed decimals rounded half up from the shortest
+    decimal spelling of the value (0.8125 → '0.813', as the rubrics print it); '—' when missing."""
     if value is None:
         return "—"
     if isinstance(value, int):
         return str(value)
-    return f"{value:.{digits}f}"
+    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def fmt_bp(value: int | None) -> str:

@@ -42,8 +42,10 @@ def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -
     raw, problems = load_json_bytes(files[DECLARATION], file)
     if raw is None:
         return None, problems
-    family = raw.get("family") if isinstance(raw, dict) else None
-    if family not in FAMILIES:
+    if not isinstance(raw, dict):
+        return None, [Problem(file, "$", "must be a JSON object declaring its 'family'")]
+    family = raw.get("family")
+    if not isinstance(family, str) or family not in FAMILIES:
         known = ", ".join(sorted(FAMILIES))
         return None, [Problem(file, "$.family", f"unknown rubric family {family!r} (known: {known})")]
     return validate_model(FAMILIES[family].declaration_model, raw, file)
@@ -88,21 +90,38 @@ def _run_folder(
     return verify_folder(run_path)
 
 
+def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
+    """Every subfolder of a benchmark is a sealed run (or reveal) folder: none may hide in its seal."""
+    sealed_tops = {run.split("/")[0] for run in layout.runs}
+    return [
+        Problem(str(sub), "", "subfolder has no seal of its own: every run folder carries its own SHA256SUMS",
+                refused=True)
+        for sub in sorted(layout.path.iterdir())
+        if sub.is_dir() and not sub.is_symlink() and sub.name not in sealed_tops
+    ]  # fmt: skip
+
+
+def _verify_runs_only(layout: BenchmarkLayout, runs: list[str]) -> list[Problem]:
+    """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
+    seen: dict[str, str] = {}
+    return [p for run_id in runs for p in _run_folder(layout, run_id, seen)[1] if p.refused]
+
+
 def score_benchmark(
     root: Path, layout: BenchmarkLayout, digests: dict[str, str], with_reveals: bool = True
 ) -> tuple[BenchmarkReport | None, list[Problem]]:
     """Verify, parse and score one benchmark; record each sealed folder's digest."""
     label = (root / layout.id).as_posix()
+    unsealed = _unsealed_subfolders(layout)
     folder, problems = verify_folder(layout.path, layout.runs)
-    if folder is None:
-        return None, problems
-    digests[layout.id] = folder.digest
-    decl, problems = _declaration(layout, label, dict(folder.files))
-    if decl is None:
-        return None, problems
-    contract, rubric_sha, problems = _contract(label, decl, dict(folder.files))
-    if contract is None:
-        return None, problems
+    decl, contract, rubric_sha = None, None, ""
+    if folder is not None:
+        digests[layout.id] = folder.digest
+        decl, problems = _declaration(layout, label, dict(folder.files))
+    if decl is not None and folder is not None:
+        contract, rubric_sha, problems = _contract(label, decl, dict(folder.files))
+    if folder is None or decl is None or contract is None or unsealed:
+        return None, unsealed + problems + _verify_runs_only(layout, list(layout.runs))
     family = FAMILIES[decl.family]
     seen: dict[str, str] = {}
     runs = [r for r in layout.runs if r != family.reveal_folder]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from generator.errors import InputRefused, Problem
+from generator.errors import InputRefused, Problem, printable
 
 SEAL_NAME = "SHA256SUMS"
 _LINE = re.compile(r"^([0-9a-f]{64}) ([ *])(.+)$")
@@ -190,6 +190,14 @@ def verify_hashes(folder: SealedFolder) -> list[Problem]:
     return problems
 
 
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def write_seal(path: Path) -> Path:
     """Seal a folder that has no seal: hash every regular file below it, sorted by path."""
     seal = path / SEAL_NAME
@@ -201,12 +209,15 @@ def write_seal(path: Path) -> Path:
     for rel, info in walk_files(path):
         if any(rel.startswith(n + "/") for n in nested):
             continue
+        if not _utf8(rel):
+            bad.append(f"{path / rel}: cannot be sealed: the file name is not valid UTF-8")
+            continue
         if not stat.S_ISREG(info.st_mode) or _entry_problem(rel):
             bad.append(f"{path / rel}: cannot be sealed (not a regular file, or an unsafe name)")
             continue
         lines.append((rel.encode("utf-8"), f"{hash_file(path / rel)}  {rel}\n"))
     if bad:
-        raise InputRefused("\n".join(bad))
+        raise InputRefused("\n".join(printable(line) for line in bad))
     if not lines:
         raise InputRefused(f"{path}: nothing to seal: the folder holds no files")
     data = "".join(line for _, line in sorted(lines)).encode("utf-8")

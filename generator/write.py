@@ -20,6 +20,7 @@ from typing import Any
 from generator.errors import OutputError, VersionConflict
 from generator.jsonio import canonical_json
 from generator.render import render_versions
+from generator.report import BuildRecord
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
@@ -34,12 +35,15 @@ class Published:
 
 
 def check_output(out: Path, inputs: Path) -> None:
-    """Refuse an output folder inside the inputs, or the inputs inside the output."""
+    """Refuse an output folder inside the inputs, the inputs inside it, or one inside a published version."""
     o, i = out.resolve(), inputs.resolve()
     if o == i or i in o.parents:
         raise OutputError(f"{out}: the output folder may not be inside the inputs ({inputs})")
     if o in i.parents:
         raise OutputError(f"{out}: the output folder may not contain the inputs ({inputs})")
+    for folder in (o, *o.parents):
+        if (folder / "data" / "build.json").is_file():
+            raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
 
 
 @contextlib.contextmanager
@@ -108,12 +112,20 @@ def _versions(out: Path, added: str | None) -> list[str]:
     return order
 
 
+def _record(folder: Path) -> dict[str, Any]:
+    """A version's build record, or a stand-in saying it cannot be read (never a crash)."""
+    try:
+        record = json.loads((folder / "data" / "build.json").read_bytes())
+        BuildRecord.model_validate(record)
+        return dict(record)
+    except (OSError, ValueError):
+        return {"site_version": folder.name, "generator": "unknown", "inputs_digest": "unreadable record",
+                "benchmarks": []}  # fmt: skip
+
+
 def _refresh_index(out: Path, added: str | None) -> None:
     order = _versions(out, added)
-    entries: list[dict[str, Any]] = []
-    for version in reversed(order):
-        record = json.loads((out / version / "data" / "build.json").read_bytes())
-        entries.append({"version": version, "record": record})
+    entries = [{"version": v, "record": _record(out / v)} for v in reversed(order)]
     _replace_file(out, VERSIONS, canonical_json({"versions": order}).encode("utf-8"))
     _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
 
