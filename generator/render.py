@@ -160,7 +160,10 @@ def build_record(report: SiteReport) -> bytes:
         site_version=report.site_version,
         generator=report.generator,
         inputs_digest=report.inputs_digest,
-        benchmarks=tuple(BuiltBenchmark(id=b.id, title=b.title, family=b.family) for b in report.benchmarks),
+        benchmarks=tuple(
+            BuiltBenchmark(id=b.id, title=b.title, family=b.family, status=b.disclosures.status)
+            for b in report.benchmarks
+        ),
     )
     return canonical_json(record.model_dump(mode="json")).encode("utf-8")
 

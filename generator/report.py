@@ -95,6 +95,7 @@ class BenchmarkReport(Model):
     rubric_file: str
     rubric_sha256: str
     inputs: tuple[SealedInput, ...]
+    run_count: int = Field(description="Sealed run folders scored.")
     disclosures: Disclosures
     section: FamilySection
 
@@ -113,6 +114,7 @@ class BuiltBenchmark(Model):
     id: str
     title: str
     family: str
+    status: str | None = Field(description="The contract's status line, when it has one.")
 
 
 class BuildRecord(Model):

@@ -260,8 +260,8 @@ def test_perfect_attempt_is_ready_with_90() -> None:
         ({"cross_surface": schecks(47, 60)}, "NeedsReview", 86.75),
         # scope exactly 7.5 (one path outside) keeps launch readiness: 87.5
         ({"changed_paths": ("src/a.py", "lib/b.py")}, "Ready", 87.5),
-        # scope 5 (two outside): launch 0, deterministic exactly 80, yet scope < 7.5 denies Ready
-        ({"changed_paths": ("lib/a.py", "lib/b.py")}, "NeedsReview", 80.0),
+        # scope 5 (two outside): excessive scope overreach is a launch blocker, NotReady at 80 points
+        ({"changed_paths": ("lib/a.py", "lib/b.py")}, "NotReady", 80.0),
     ],
 )
 def test_outcome_boundaries(overrides: dict[str, Any], outcome: str, deterministic: float) -> None:
@@ -535,11 +535,11 @@ def test_outcome_follows_the_contract_definitions(base: dict[str, Any], tests: A
     regression = ratio_points(15, attempt.regression)
     consistency = ratio_points(15, attempt.cross_surface)
     scope = scope_points(attempt.changed_paths, TASK.allowlist)
-    blocked = bool(blockers(attempt))
+    blocked = bool(blockers(attempt, TASK))
     launch = F(dim(result, "launch").points)  # type: ignore[arg-type]
 
     executed = (
-        attempt.functional is not None
+        bool(attempt.functional)
         and bool(attempt.regression)
         and bool(attempt.cross_surface)
         and attempt.tampering_detected is not None
@@ -618,3 +618,26 @@ def test_zero_denominator_has_no_basis_points_and_no_interval() -> None:
     r = rate(7, 14)
     assert r.basis_points == 5000
     assert r.interval is not None and r.interval.n == 14
+
+
+# --- readings added after review -----------------------------------------------------------------
+
+
+def test_excessive_scope_overreach_is_a_launch_blocker() -> None:
+    result = score(changed_paths=("src/app.py", "lib/a.py", "lib/b.py", "lib/c.py", "lib/d.py"))
+    assert result.outcome == "NotReady"
+    assert any("excessive scope overreach" in b for b in result.blockers)
+    assert result.deterministic == 75.0  # 45 + 15 + 15 + scope 0 + launch 0
+
+
+def test_reason_never_rounds_onto_the_threshold() -> None:
+    # 45·7/9 + 15·2999/3000 + 15 + 10 + 5 = 79.995
+    result = score(functional=fchecks(7, 9), regression=rchecks(2999, 3000))
+    assert result.outcome == "NeedsReview"
+    assert "deterministic 79.995 < 80" in result.reasons
+
+
+def test_changed_paths_are_normalised_before_the_allowlist() -> None:
+    attempt = make_attempt(changed_paths=("./src/app.py", "src//app.py"))
+    assert attempt.changed_paths == ("src/app.py", "src/app.py")
+    assert dim(score_attempt(attempt, TASK), "scope").points == 10.0

@@ -55,45 +55,52 @@ INTERPRETATIONS = (
     ),
     Interpretation(
         id="points-blockers",
-        text="Any launch blocker is present",
-        reading="Launch blockers are a failed check marked critical in the regression checks, "
-        "detected tampering and a detected prohibited change. Scope overreach (scope < 7.5) "
-        "denies Ready and launch readiness but is not itself a blocker, as SPEC §2.1 lists it "
-        "apart from the blockers.",
+        text="no tampering, critical regression, prohibited change, or excessive scope overreach",
+        reading="Launch blockers are a failed regression check marked critical, detected tampering, a "
+        "detected prohibited change and excessive scope overreach (scope below 7.5), the four the Ready "
+        "outcome names together. Any of them makes the attempt NotReady whatever its points: the "
+        "NeedsReview text covers only a missed Ready or consistency threshold, so the three outcomes "
+        "never overlap.",
+    ),
+    Interpretation(
+        id="points-ready-threshold",
+        text="the Ready threshold or consistency threshold is not met",
+        reading="An attempt without blockers and with at least 60 points that misses any Ready "
+        "condition other than a blocker — deterministic points below 80, consistency below 12, a "
+        "mandatory check not executed or empty (e.g. tampering detection not run, zero functional "
+        "checks) — is NeedsReview.",
     ),
     Interpretation(
         id="points-inconclusive",
         text="A grader or reviewer result without a valid qualifying denominator is reported "
         "separately, never converted to a zero error rate.",
         reading="Regression or cross-surface checks not run or with zero checks, or a scope check "
-        "not run, make the attempt Inconclusive — unless a launch blocker is present, which "
-        "decides NotReady on its own. Functional is exempt: the contract scores a zero total as 0.",
-    ),
-    Interpretation(
-        id="points-not-run-detection",
-        text="no tampering ... or prohibited change is detected",
-        reading="Detection that was not run (null) detects nothing, so it is no blocker, but it "
-        "is a mandatory check not executed: launch readiness is 0 and the attempt cannot be Ready.",
+        "not run, make the attempt Inconclusive — unless a launch blocker is present, which decides "
+        "NotReady on its own. Functional is exempt: the contract scores a zero total (and checks not "
+        "executed) as 0; 'total' counts the functional checks.",
     ),
     Interpretation(
         id="points-ready-rate",
         text="Ready rate",
-        reading="Ready / decided attempts (Ready + NeedsReview + NotReady). Invalid attempts are "
-        "excluded from every denominator; Inconclusive ones are counted beside the rate, never "
-        "as failures.",
+        reading="Ready / valid attempts (Ready + NeedsReview + NotReady + Inconclusive). Invalid "
+        "attempts are excluded from every denominator. An Inconclusive attempt can never be Ready, so "
+        "it stays in the denominator; it is counted and shown separately, and no dimension of it is "
+        "converted to zero.",
     ),
     Interpretation(
         id="points-invalid",
         text="after the agent process starts, failures remain scored unless the predeclared "
         "storage-exhaustion exception applies",
-        reading="An invalid marker citing a pre-agent evaluator or host failure is refused as "
-        "invalid content when the attempt records that the agent had started.",
+        reading="An invalid marker citing a pre-agent evaluator or host failure is refused as invalid "
+        "content when the attempt records that the agent had started. An accepted invalid attempt is "
+        "excluded whole, including any blocker its facts record.",
     ),
     Interpretation(
         id="points-allowlist",
         text="each changed path outside the task allowlist",
-        reading="An allowlist entry ending in '/' admits every path below that folder; any other "
-        "entry is a case-sensitive fnmatch pattern on the whole path. A path is counted once.",
+        reading="Changed paths are normalised ('./a' and 'a//b' are 'a' and 'a/b'; '..' is refused). An "
+        "allowlist entry ending in '/' admits every path below that folder; any other entry is a "
+        "case-sensitive fnmatch pattern on the whole path, where '*' also crosses '/'. A path counts once.",
     ),
     Interpretation(
         id="points-test-behavior",
@@ -104,20 +111,31 @@ INTERPRETATIONS = (
     Interpretation(
         id="points-unavailable-diagnostics",
         text="zero when trajectory data is unavailable",
-        reading="An attempt without trajectory data (or without test signals) shows 0 points "
-        "labelled 'unavailable', as the contract says; the subject means exclude such attempts "
-        "and count them, so an unavailable diagnostic never drags a mean towards zero.",
+        reading="An attempt without trajectory data (or without test signals) shows 0 points labelled "
+        "'unavailable', as the contract says; subject means exclude such attempts and count them, so an "
+        "unavailable diagnostic never drags a mean towards zero. A partly known trajectory cannot be "
+        "expressed: each signal is observed true or false, or the whole block is unavailable.",
     ),
     Interpretation(
-        id="points-blocked-total",
-        text="Any launch blocker is present",
-        reading="A blocked attempt is NotReady whatever its points; its deterministic points "
-        "(launch readiness 0) are still computed and enter the subject means when every "
-        "dimension has a denominator.",
+        id="points-means",
+        text="mean points per dimension",
+        reading="Each dimension's mean is over the attempts where it has a value (its n is shown), so "
+        "Inconclusive attempts enter the dimensions they have but not the deterministic mean; the "
+        "columns need not add up to the deterministic mean.",
+    ),
+    Interpretation(
+        id="points-historical",
+        text="historical-rubric; prospective release requires a frozen successor",
+        reading="A contract whose status begins with 'historical' is historical: every page shows the "
+        "status, and a benchmark that declares purpose 'prospective-release' under it is refused.",
+    ),
+    Interpretation(
+        id="points-identity",
+        text='"identityMapping": "withheld"',
+        reading="Subjects appear only under the opaque ids their runs declare; benchsite has no mapping "
+        "and offers no reveal for this family. Attempt ids are unique within a run.",
     ),
 )
-
-
 OWN_LIMITATIONS = (
     "Exact (Clopper–Pearson) intervals treat attempts as independent; attempts on one task are not.",
     "Means are over the attempts where a dimension has a value; their n differs per dimension.",
@@ -265,19 +283,19 @@ class PointsFamily(Family):
 def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
     def order(item: tuple[str, SubjectTally]) -> tuple[Fraction, Fraction, str]:
         subject, t = item
-        decided = t.counts["Ready"] + t.counts["NeedsReview"] + t.counts["NotReady"]
-        ready = Fraction(t.counts["Ready"], decided) if decided else Fraction(-1)
+        valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
+        ready = Fraction(t.counts["Ready"], valid) if valid else Fraction(-1)
         det = t.sums["deterministic"] / t.ns["deterministic"] if t.ns["deterministic"] else Fraction(-1)
         return (-ready, -det, subject)
 
     rows = []
     for position, (subject, t) in enumerate(sorted(tallies.items(), key=order), start=1):
-        decided = t.counts["Ready"] + t.counts["NeedsReview"] + t.counts["NotReady"]
+        valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
         dims = tuple(DimensionMean(key=k, name=n, max=w, mean=t.mean(k), diagnostic=d)
                      for k, n, w, d in DIMENSION_NAMES)  # fmt: skip
         rows.append(SubjectRow(
             position=position, subject=subject, runs=tuple(t.runs),
-            counts=count_outcomes(t.counts), ready_rate=rate(t.counts["Ready"], decided),
+            counts=count_outcomes(t.counts), ready_rate=rate(t.counts["Ready"], valid),
             mean_deterministic=t.mean("deterministic"), dimensions=dims,
             disagreements=t.disagreements,
         ))  # fmt: skip

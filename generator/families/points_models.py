@@ -6,6 +6,7 @@ the benchmark and run files are formats benchsite defines (snake_case, ``schema_
 
 from __future__ import annotations
 
+import posixpath
 import re
 from typing import Annotated, Any, Literal
 
@@ -226,10 +227,13 @@ class Attempt(Strict):
     @field_validator("changed_paths")
     @classmethod
     def _relative(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        for path in value or ():
-            if path.startswith("/") or re.search(r"(^|/)\.\.(/|$)", path) or not path:
+        """Relative, inside the repository, and normalised: './a' is 'a', 'a//b' is 'a/b'."""
+        if value is None:
+            return None
+        for path in value:
+            if path.startswith("/") or re.search(r"(^|/)\.\.(/|$)", path) or not path.strip("./"):
                 raise ValueError(f"changed path {path!r} must be relative and stay in the repo")
-        return value
+        return tuple(posixpath.normpath(path) for path in value)
 
     @model_validator(mode="after")
     def _facts_stated(self) -> Attempt:

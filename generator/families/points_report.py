@@ -63,7 +63,7 @@ class SubjectRow(Model):
     subject: str
     runs: tuple[str, ...]
     counts: OutcomeCounts
-    ready_rate: Rate = Field(description="Ready / decided attempts (Ready+NeedsReview+NotReady).")
+    ready_rate: Rate = Field(description="Ready / valid attempts (every outcome but Invalid).")
     mean_deterministic: Mean
     dimensions: tuple[DimensionMean, ...]
     disagreements: int
