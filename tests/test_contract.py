@@ -85,3 +85,25 @@ def test_example_corpus_is_reproducible_from_its_generator(tmp_path: Path) -> No
     made = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     kept = {p.relative_to(CORPUS).as_posix(): p.read_bytes() for p in CORPUS.rglob("*") if p.is_file()}
     assert made == kept
+
+
+def test_a_contract_with_other_rules_is_refused(corpus: Path, tmp_path: Path) -> None:
+    """Same shape, different predicate: benchsite would score rules the contract does not state."""
+    bench = corpus / "agent-dx"
+    contract = json.loads((bench / "rubric.json").read_text())
+    contract["outcomes"]["ready"] = contract["outcomes"]["ready"].replace(
+        "at least 80 of 90", "at least 88 of 90"
+    )
+    rubric = json.dumps(contract, indent=2).encode()
+    (bench / "rubric.json").write_bytes(rubric)
+    decl = json.loads((bench / "benchmark.json").read_text())
+    decl["rubric"]["sha256"] = hashlib.sha256(rubric).hexdigest()
+    (bench / "benchmark.json").write_text(json.dumps(decl))
+    (bench / SEAL_NAME).unlink()
+    write_seal(bench)
+    out = tmp_path / "site"
+    result = run_cli("build", "--runs", corpus, "--out", out)
+    assert result.exit_code == 4, result.output
+    assert "rubric.json: $: its scoring rules" in result.output
+    assert "differ from the agent-dx-score-contract rules benchsite implements" in result.output
+    assert not out.exists() or not any(out.iterdir())

@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.families.points_models import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
+from generator.families.rules import check_rules
 from generator.families.trials_models import EVALUATOR_HASH
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
@@ -40,6 +41,10 @@ class JudgeRubric(Strict):
     pass_bar: str
 
 
+COMPONENTS_RULES = ("components", "combine", "judge_rubric", "judge_protocol", "anti_gaming_build_day_one")
+COMPONENTS_RULES_SHA256 = "b8c6582f7e39760152c6be7df957b46261979b2d14aa3280d4a98eb115df1300"
+
+
 class ComponentsContract(Strict):
     """JE validation scoring (seed 003)."""
 
@@ -50,6 +55,11 @@ class ComponentsContract(Strict):
     judge_rubric: JudgeRubric
     judge_protocol: tuple[str, ...]
     anti_gaming_build_day_one: tuple[str, ...]
+
+    @model_validator(mode="after")
+    def _rules(self) -> ComponentsContract:
+        check_rules(self, COMPONENTS_RULES, COMPONENTS_RULES_SHA256, "JE validation scoring")
+        return self
 
 
 # --- the benchmark: tasks and anti-gaming thresholds --------------------------------------------

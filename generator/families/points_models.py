@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
+from generator.families.rules import check_rules
+
 SHA256_HEX = r"^[0-9a-f]{64}$"
 SAFE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
 
@@ -72,6 +74,10 @@ IMPLEMENTED_DIMENSIONS: tuple[tuple[str, int], ...] = (
 )
 
 
+POINTS_RULES = ("pointDimensions", "outcomes", "mandatoryChecks", "diagnostics")
+POINTS_RULES_SHA256 = "def2d0bda49500138fb5acc715438524c2d126e992b2ccb9f03aeedf0f02b34a"
+
+
 class PointsContract(Strict):
     """The ``agent-dx-score-contract`` rubric (seed 000)."""
 
@@ -96,6 +102,11 @@ class PointsContract(Strict):
                 f"expected {list(IMPLEMENTED_DIMENSIONS)}"
             )
         return value
+
+    @model_validator(mode="after")
+    def _rules(self) -> PointsContract:
+        check_rules(self, POINTS_RULES, POINTS_RULES_SHA256, "agent-dx-score-contract")
+        return self
 
     @property
     def is_historical(self) -> bool:

@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.families.points_models import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
+from generator.families.rules import check_rules
 
 EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"
 
@@ -77,6 +78,10 @@ IMPLEMENTED_SECONDARY = (
 )
 
 
+TRIALS_RULES = ("primary_metric", "dimensions", "secondary_metrics", "blind_scoring")
+TRIALS_RULES_SHA256 = "82f4a41103104926e42a8502d890159fff3f35b719ce982c30c1ed52f73aa11c"
+
+
 class TrialsContract(Strict):
     """The ``bia.vibe-benchmark-rubric/v1`` rubric (seed 001)."""
 
@@ -95,6 +100,11 @@ class TrialsContract(Strict):
                 f"secondary metrics differ from those benchsite implements: {IMPLEMENTED_SECONDARY}"
             )
         return value
+
+    @model_validator(mode="after")
+    def _rules(self) -> TrialsContract:
+        check_rules(self, TRIALS_RULES, TRIALS_RULES_SHA256, "bia.vibe-benchmark-rubric/v1")
+        return self
 
 
 # --- the benchmark, its prompt corpus and its frozen trial plan ---------------------------------
