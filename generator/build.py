@@ -11,7 +11,7 @@ from generator.inputs import SAFE_ID
 from generator.render import render_site
 from generator.report import SiteReport
 from generator.score import Scored, score_inputs
-from generator.write import Published, check_output, precheck, publish
+from generator.write import Published, SiteWriter, Staging, check_output
 
 
 @dataclass(frozen=True)
@@ -44,19 +44,16 @@ def check_version(version: str | None) -> None:
         raise OutputError(f"--site-version {version!r}: reserved for site-level files; choose another name")
 
 
-def verify(runs: Path) -> Scored:
-    """Check every seal and every file's content; write nothing."""
-    return score_inputs(runs, None)
-
-
 def _citations(report: SiteReport) -> dict[str, tuple[str, str]]:
     """Benchmark id → (earlier version, frozen scores sha256) for every reveal in the report."""
     found = {b.id: b.section.reveal_citation() for b in report.benchmarks}
     return {bench: citation for bench, citation in found.items() if citation is not None}
 
 
-def _frozen_version(config: BuildConfig, report: SiteReport) -> tuple[str, dict[str, bytes]] | None:
-    """The blind version the reveals apply to: checked if published, else rebuilt blind.
+def _frozen_version(
+    config: BuildConfig, report: SiteReport, writer: SiteWriter
+) -> tuple[str, Staging] | None:
+    """The blind version the reveals apply to: checked if published, else rebuilt blind and staged.
 
     The blind version is the same inputs without any reveal folder, so it can always be
     reproduced; a reveal is accepted only when that version's frozen scores file has the
@@ -73,25 +70,41 @@ def _frozen_version(config: BuildConfig, report: SiteReport) -> tuple[str, dict[
         )
     (version,) = versions
     existing = config.out / version
+    staged: tuple[str, Staging] | None = None
     if existing.exists():
-        files = {
-            f"data/scores/{bench}.json": (existing / "data" / "scores" / f"{bench}.json").read_bytes()
-            for bench in citations
-            if (existing / "data" / "scores" / f"{bench}.json").is_file()
-        }
-        blind = None
+
+        def frozen(bench: str) -> bytes | None:
+            path = existing / "data" / "scores" / f"{bench}.json"
+            return path.read_bytes() if path.is_file() else None
+
     else:
-        files = render_site(score_inputs(config.runs, version, with_reveals=False).report)
-        blind = (version, files)
+        blind = score_inputs(config.runs, version, with_reveals=False)
+        try:
+            stage = writer.stage()
+            render_site(blind.report, blind.details, stage)
+        finally:
+            blind.details.close()
+        staged = (version, stage)
+
+        def frozen(bench: str) -> bytes | None:
+            return stage.read(f"data/scores/{bench}.json")
+
     for bench, (_, digest) in sorted(citations.items()):
-        frozen = files.get(f"data/scores/{bench}.json")
-        found = "no scores file" if frozen is None else hashlib.sha256(frozen).hexdigest()[:16] + "…"
-        if frozen is None or hashlib.sha256(frozen).hexdigest() != digest:
+        data = frozen(bench)
+        found = "no scores file" if data is None else hashlib.sha256(data).hexdigest()[:16] + "…"
+        if data is None or hashlib.sha256(data).hexdigest() != digest:
             raise InvalidContent(
                 f"{config.runs / bench}/reveal: cites frozen scores {digest[:16]}… of version "
                 f"{version!r}, but that version has {found}: a reveal applies only to frozen scores"
             )
-    return blind
+    return staged
+
+
+def verify(runs: Path) -> Scored:
+    """Check every seal and every file's content; write nothing."""
+    scored = score_inputs(runs, None)
+    scored.details.close()
+    return scored
 
 
 def build(config: BuildConfig) -> BuildResult:
@@ -103,9 +116,16 @@ def build(config: BuildConfig) -> BuildResult:
     check_version(config.site_version)
     check_output(config.out, config.runs)
     scored = score_inputs(config.runs, config.site_version)
-    files = render_site(scored.report)
-    blind = _frozen_version(config, scored.report)
-    precheck(config.out, scored.report.site_version, files)
-    blind_published = publish(config.out, blind[0], blind[1]) if blind else None
-    published = publish(config.out, scored.report.site_version, files)
-    return BuildResult(scored=scored, published=published, files=len(files), blind=blind_published)
+    try:
+        version = scored.report.site_version
+        with SiteWriter(config.out) as writer:
+            stage = writer.stage()
+            render_site(scored.report, scored.details, stage)
+            blind = _frozen_version(config, scored.report, writer)
+            writer.precheck(version, stage)
+            blind_published = writer.publish(*blind) if blind else None
+            files = len(stage.paths)
+            published = writer.publish(version, stage)
+    finally:
+        scored.details.close()
+    return BuildResult(scored=scored, published=published, files=files, blind=blind_published)

@@ -12,11 +12,10 @@ import base64
 import hashlib
 import posixpath
 import re
-from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
@@ -111,16 +110,26 @@ def bench_dir(bench: BenchmarkReport) -> str:
     return f"b/{bench.id}"
 
 
-class Pages:
-    """Collects rendered files by path; refuses a path rendered twice."""
+class Sink(Protocol):
+    """Where rendered files go: the writer's staging folder (or a dict in tests)."""
 
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
+    def add(self, path: str, data: bytes) -> None: ...
+
+
+class DetailSource(Protocol):
+    """Per-run detail JSON spooled by the score stage, read back one run at a time."""
+
+    def get(self, bench: str, run: str) -> bytes: ...
+
+
+class Pages:
+    """Renders pages into a sink, one at a time, so no site is ever held whole in memory."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
 
     def add(self, path: str, data: bytes) -> None:
-        if path in self.files:
-            raise AssertionError(f"two outputs claim {path}")  # a bug, never user input
-        self.files[path] = data
+        self.sink.add(path, data)
 
     def html(self, path: str, template: str, **context: Any) -> None:
         css, css_hash = _css()
@@ -128,9 +137,9 @@ class Pages:
         self.add(path, page.encode("utf-8"))
 
 
-def render_site(report: SiteReport) -> dict[str, bytes]:
-    """Every file of ``site/<version>/``, keyed by its relative path."""
-    pages = Pages()
+def render_site(report: SiteReport, details: DetailSource, sink: Sink) -> None:
+    """Every file of ``site/<version>/``, into the sink."""
+    pages = Pages(sink)
     site: dict[str, Any] = {"report": report}
     pages.html("index.html", "index.html", **site)
     for bench in report.benchmarks:
@@ -140,10 +149,13 @@ def render_site(report: SiteReport) -> dict[str, bytes]:
         pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
-        for run in bench.section.runs:
-            pages.html(f"{base}/runs/{run.id}.html", f"{family}/run.html", run=run, **ctx)
-        data = bench.model_dump(mode="json", by_alias=True)
-        pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(data).encode("utf-8"))
+        for summary in bench.section.runs:
+            data = details.get(bench.id, summary.id)
+            pages.add(f"data/runs/{bench.id}/{summary.id}.json", data)
+            run = bench.section.detail_model().model_validate_json(data)
+            pages.html(f"{base}/runs/{summary.id}.html", f"{family}/run.html", run=run, **ctx)
+        dumped = bench.model_dump(mode="json", by_alias=True)
+        pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
         scores = bench.section.frozen_scores()
         if scores is not None:
             pages.add(f"data/scores/{bench.id}.json", scores)
@@ -151,7 +163,6 @@ def render_site(report: SiteReport) -> dict[str, bytes]:
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
-    return pages.files
 
 
 def build_record(report: SiteReport) -> bytes:
@@ -177,6 +188,3 @@ def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes
         .render(page_path="index.html", css=css, css_hash=css_hash, versions=versions, latest=latest)
     )
     return page.encode("utf-8")
-
-
-Renderer = Callable[[SiteReport], dict[str, bytes]]

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from generator import __version__
-from generator.errors import Problem, ProblemReport
+from generator.errors import OutputError, Problem, ProblemReport
 from generator.families.base import BenchmarkContext
 from generator.families.registry import FAMILIES
 from generator.inputs import (
@@ -19,11 +23,33 @@ from generator.inputs import (
     inputs_digest,
     verify_folder,
 )
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import canonical_json, load_json_bytes, validate_model
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import nested_seals
 
 DECLARATION = "benchmark.json"
+
+
+class Details:
+    """Each run's scored rows as canonical JSON, spooled to a private temporary folder."""
+
+    def __init__(self) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="benchsite-details-"))
+
+    def put(self, bench: str, run: str, detail: BaseModel) -> None:
+        path = self.folder / bench / f"{run}.json"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(canonical_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8"))
+        except OSError as exc:
+            message = f"cannot spool run details: {exc.strerror} (TMPDIR chooses where)"
+            raise OutputError(f"{path}: {message}") from None
+
+    def get(self, bench: str, run: str) -> bytes:
+        return (self.folder / bench / f"{run}.json").read_bytes()
+
+    def close(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @dataclass(frozen=True)
@@ -33,6 +59,8 @@ class Scored:
     report: SiteReport
     folders: int
     """How many sealed folders were verified."""
+    details: Details
+    """Every run's rows, for the render stage; close it when done."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -108,7 +136,7 @@ def _verify_runs_only(layout: BenchmarkLayout, runs: list[str]) -> list[Problem]
 
 
 def score_benchmark(
-    root: Path, layout: BenchmarkLayout, digests: dict[str, str], with_reveals: bool = True
+    root: Path, layout: BenchmarkLayout, digests: dict[str, str], details: Details, with_reveals: bool = True
 ) -> tuple[BenchmarkReport | None, list[Problem]]:
     """Verify, parse and score one benchmark; record each sealed folder's digest."""
     label = (root / layout.id).as_posix()
@@ -140,10 +168,11 @@ def score_benchmark(
         if run is None:
             continue
         digests[f"{layout.id}/{run_id}"] = run.digest
-        result, run_problems = family.score_run(bench, state, run_id, run)
+        scored, run_problems = family.score_run(bench, state, run_id, run)
         problems += run_problems
-        if result is not None:
-            results.append(result)
+        if scored is not None and not problems:
+            details.put(layout.id, run_id, scored.detail)
+            results.append(scored.summary)
     if problems:
         return None, problems
     section, disclosures, problems = family.finish(bench, state, results)
@@ -166,16 +195,21 @@ def score_inputs(root: Path, site_version: str | None, with_reveals: bool = True
     layouts, problems = discover(root)
     digests: dict[str, str] = {}
     benchmarks = []
-    for layout in layouts:
-        report, more = score_benchmark(root, layout, digests, with_reveals)
-        problems += more
-        if report is not None:
-            benchmarks.append(report)
-    if problems:
-        raise ProblemReport(problems)
+    details = Details()
+    try:
+        for layout in layouts:
+            report, more = score_benchmark(root, layout, digests, details, with_reveals)
+            problems += more
+            if report is not None:
+                benchmarks.append(report)
+        if problems:
+            raise ProblemReport(problems)
+    except BaseException:
+        details.close()
+        raise
     digest = inputs_digest(digests)
     site = SiteReport(
         generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",
         inputs_digest=digest, benchmarks=tuple(benchmarks),
     )  # fmt: skip
-    return Scored(report=site, folders=len(digests))
+    return Scored(report=site, folders=len(digests), details=details)

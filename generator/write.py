@@ -59,17 +59,35 @@ def site_lock(out: Path) -> Iterator[None]:
         handle.close()
 
 
-def _existing_files(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes()
-            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+class Staging:
+    """A temporary folder beside the site that one version is rendered into, file by file."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths: set[str] = set()
+        folder.mkdir()
+
+    def add(self, path: str, data: bytes) -> None:
+        if path in self.paths:
+            raise AssertionError(f"two outputs claim {path}")  # a bug, never user input
+        self.paths.add(path)
+        target = self.folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    def read(self, path: str) -> bytes | None:
+        return (self.folder / path).read_bytes() if path in self.paths else None
 
 
-def _check_existing(target: Path, files: dict[str, bytes]) -> None:
+def _relative_files(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+def _check_existing(target: Path, stage: Staging) -> None:
     """Same inputs and same bytes: a verified no-op. Anything else: a version conflict."""
-    record_path = target / "data" / "build.json"
     try:
-        old = json.loads(record_path.read_bytes())
-        new = json.loads(files["data/build.json"])
+        old = json.loads((target / "data" / "build.json").read_bytes())
+        new = json.loads(stage.read("data/build.json") or b"{}")
     except (OSError, ValueError):
         raise VersionConflict(f"{target}: exists but holds no readable data/build.json") from None
     if old.get("inputs_digest") != new["inputs_digest"]:
@@ -78,18 +96,14 @@ def _check_existing(target: Path, files: dict[str, bytes]) -> None:
             f"({str(old.get('inputs_digest'))[:12]}… ≠ {new['inputs_digest'][:12]}…); "
             "published versions are immutable: choose a new --site-version"
         )
-    if _existing_files(target) != files:
+    same = _relative_files(target) == sorted(stage.paths) and all(
+        (target / rel).read_bytes() == (stage.folder / rel).read_bytes() for rel in sorted(stage.paths)
+    )
+    if not same:
         raise VersionConflict(
             f"{target}: version {target.name!r} exists from the same inputs but different bytes "
             f"(built by {old.get('generator')}, now {new['generator']}); versions are immutable"
         )
-
-
-def _write_tree(folder: Path, files: dict[str, bytes]) -> None:
-    for rel, data in sorted(files.items()):
-        path = folder / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
 
 
 def _replace_file(out: Path, name: str, data: bytes) -> None:
@@ -100,7 +114,11 @@ def _replace_file(out: Path, name: str, data: bytes) -> None:
 
 def _versions(out: Path, added: str | None) -> list[str]:
     """Published order from versions.json, repaired against the folders actually present."""
-    present = {p.parent.parent.name for p in out.glob("*/data/build.json")}
+    present = {
+        p.parent.parent.name
+        for p in out.glob("*/data/build.json")
+        if not p.parent.parent.name.startswith(".")
+    }
     try:
         order = [v for v in json.loads((out / VERSIONS).read_bytes())["versions"] if v in present]
     except (OSError, ValueError, KeyError, TypeError):
@@ -130,33 +148,57 @@ def _refresh_index(out: Path, added: str | None) -> None:
     _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
 
 
-def precheck(out: Path, version: str, files: dict[str, bytes]) -> None:
-    """Raise now, before anything is published, if publishing ``version`` would conflict."""
-    target = out / version
-    if target.exists():
-        _check_existing(target, files)
+class SiteWriter:
+    """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.stages: list[Staging] = []
+        self._lock: contextlib.ExitStack | None = None
 
-def publish(out: Path, version: str, files: dict[str, bytes]) -> Published:
-    """Publish one version under ``out``; raise before touching anything visible on conflict."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with site_lock(out):
-            for stale in out.glob(f"{TEMP_PREFIX}*"):
+    def __enter__(self) -> SiteWriter:
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+            stack = contextlib.ExitStack()
+            stack.enter_context(site_lock(self.out))
+            self._lock = stack
+            for stale in self.out.glob(f"{TEMP_PREFIX}*"):
                 shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
-            target = out / version
-            if target.exists():
-                _check_existing(target, files)
-                _refresh_index(out, None)
-                return Published(target, created=False)
-            temp = out / f"{TEMP_PREFIX}{os.getpid()}"
-            try:
-                _write_tree(temp, files)
-                temp.rename(target)
-            except BaseException:
-                shutil.rmtree(temp, ignore_errors=True)
-                raise
-            _refresh_index(out, version)
-            return Published(target, created=True)
-    except OSError as exc:
-        raise OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}") from None
+        except OSError as exc:
+            raise _output_error(exc, self.out) from None
+        return self
+
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        for stage in self.stages:
+            shutil.rmtree(stage.folder, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.close()
+        if isinstance(exc, OSError):
+            raise _output_error(exc, self.out) from None
+
+    def stage(self) -> Staging:
+        stage = Staging(self.out / f"{TEMP_PREFIX}{os.getpid()}-{len(self.stages)}")
+        self.stages.append(stage)
+        return stage
+
+    def precheck(self, version: str, stage: Staging) -> None:
+        """Raise now, before anything is published, if publishing ``version`` would conflict."""
+        target = self.out / version
+        if target.exists():
+            _check_existing(target, stage)
+
+    def publish(self, version: str, stage: Staging) -> Published:
+        """Publish a staged version with one rename; an identical existing version is a no-op."""
+        target = self.out / version
+        if target.exists():
+            _check_existing(target, stage)
+            _refresh_index(self.out, None)
+            return Published(target, created=False)
+        stage.folder.rename(target)
+        self.stages.remove(stage)
+        _refresh_index(self.out, version)
+        return Published(target, created=True)
+
+
+def _output_error(exc: OSError, out: Path) -> OutputError:
+    return OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}")

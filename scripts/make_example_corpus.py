@@ -293,8 +293,9 @@ def make_trials(out: Path, seed_file: Path, seed: int) -> None:
     # The reveal applies to the scores frozen in the blind version.
     from generator.score import score_inputs
 
-    blind = score_inputs(out, "2026.11-blind", with_reveals=False).report
-    section = next(b for b in blind.benchmarks if b.id == "vibe-delivery").section
+    scored = score_inputs(out, "2026.11-blind", with_reveals=False)
+    scored.details.close()
+    section = next(b for b in scored.report.benchmarks if b.id == "vibe-delivery").section
     reveal = bench / "reveal"
     reveal.mkdir()
     write_json(

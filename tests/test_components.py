@@ -26,7 +26,13 @@ import pytest
 from click.testing import Result
 
 from generator.families.components import episode_result
-from generator.families.components_aggregate import agreement, baselines, cells, weighted_kappa
+from generator.families.components_aggregate import (
+    agreement,
+    baselines,
+    cells,
+    episode_figure,
+    weighted_kappa,
+)
 from generator.families.components_models import CRITERIA, ComponentsDeclaration, Episode, Task
 from generator.families.components_report import Components, EpisodeResult
 from generator.families.components_scoring import fabricated_citations, match
@@ -543,7 +549,7 @@ def test_agreement_with_sme_grades_exact_and_quadratic_kappa() -> None:
         ),
         scored(episode_id="e-4"),  # no SME grade
     ]
-    a = agreement(episodes, decl)
+    a = agreement([episode_figure(e) for e in episodes], decl)
     assert a.measured and a.pairs == 8 and a.skipped_non_integral == 4
     assert a.exact is not None
     assert (a.exact.numerator, a.exact.denominator, a.exact.basis_points) == (6, 8, 7500)
@@ -553,12 +559,14 @@ def test_agreement_with_sme_grades_exact_and_quadratic_kappa() -> None:
     assert [(f.family, f.graded_rationales, f.under_bar) for f in a.families] == [
         ("accruals", 3, True), ("revenue", 0, True)
     ]  # fmt: skip
-    perfect = agreement([scored(judgments=judged((0, 1, 2, 3)), human_grades=grades(0, 1, 2, 3))], decl)
+    perfect = agreement(
+        [episode_figure(scored(judgments=judged((0, 1, 2, 3)), human_grades=grades(0, 1, 2, 3)))], decl
+    )
     assert perfect.weighted_kappa == 1.0 and perfect.exact is not None and perfect.exact.numerator == 4
 
 
 def test_agreement_without_grades_is_not_measured() -> None:
-    a = agreement([scored()], declaration([task_dict()]))
+    a = agreement([episode_figure(scored())], declaration([task_dict()]))
     assert not a.measured and a.pairs == 0 and a.exact is None and a.weighted_kappa is None
     assert LABEL in a.note.casefold()
 
@@ -657,8 +665,16 @@ def refused(root: Path, out: Path) -> Result:
 
 
 def section(site: Path, bench: str = BENCH) -> dict[str, Any]:
+    """The benchmark's report, with each run's episodes read back from data/runs/<bench>/<run>.json."""
     data = json.loads((site / "data" / "site.json").read_text(encoding="utf-8"))
-    return next(b for b in data["benchmarks"] if b["id"] == bench)
+    found: dict[str, Any] = next(b for b in data["benchmarks"] if b["id"] == bench)
+    for run in found["section"]["runs"]:
+        detail = json.loads(
+            (site / "data" / "runs" / bench / f"{run['id']}.json").read_text(encoding="utf-8")
+        )
+        assert {k: v for k, v in detail.items() if k != "episodes"} == run
+        run["episodes"] = detail["episodes"]
+    return found
 
 
 def episodes_of(bench: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -700,7 +716,11 @@ def json_records(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def test_every_json_score_has_its_three_components(site: Path) -> None:
-    files = [site / "data" / "site.json", *sorted((site / "data" / "benchmarks").glob("*.json"))]
+    files = [
+        site / "data" / "site.json",
+        *sorted((site / "data" / "benchmarks").glob("*.json")),
+        *sorted((site / "data" / "runs").rglob("*.json")),
+    ]
     headline = 0
     for path in files:
         for record in json_records(json.loads(path.read_text(encoding="utf-8"))):
@@ -708,7 +728,8 @@ def test_every_json_score_has_its_three_components(site: Path) -> None:
                 continue
             headline += 1
             assert {"outcome", "process", "rationale"} <= record.keys(), f"{path.name}: {sorted(record)}"
-    assert headline == 2 * (84 + 16 + 8 + 4)  # episodes, cells, baselines, models; in both files
+    # cells, baselines and models in site.json and the benchmark file; episodes once, in their run files
+    assert headline == 2 * (16 + 8 + 4) + 84
 
 
 def test_every_html_table_with_a_score_has_its_three_components(site: Path) -> None:

@@ -122,7 +122,9 @@ def test_run_pages_show_every_attempt_with_its_outcome(site: Path) -> None:
     data = json.loads((site / "v1" / "data" / "site.json").read_text())
     for run in data["benchmarks"][0]["section"]["runs"]:
         page = parse(site / "v1" / "b" / "agent-dx" / "runs" / f"{run['id']}.html")
-        for attempt in run["attempts"]:
+        detail = json.loads((site / "v1" / "data" / "runs" / "agent-dx" / f"{run['id']}.json").read_text())
+        assert {k: v for k, v in detail.items() if k != "attempts"} == run
+        for attempt in detail["attempts"]:
             assert f"attempt-{attempt['attempt_id']}" in page.ids
         text = "".join(page.text)
         assert run["digest"] in text

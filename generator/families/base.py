@@ -30,6 +30,15 @@ class BenchmarkContext:
     extras: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class RunScored:
+    """What scoring one run yields: a small summary kept in the report, and the run's rows,
+    which the score stage spools to disk at once (never all runs' rows in memory together)."""
+
+    summary: Any
+    detail: BaseModel
+
+
 class Family(ABC):
     """A rubric family: input models plus pure scoring, wired into the pipeline here."""
 
@@ -46,8 +55,8 @@ class Family(ABC):
     @abstractmethod
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
-    ) -> tuple[Any, list[Problem]]:
-        """Parse and score one verified run; return a small per-run result."""
+    ) -> tuple[RunScored | None, list[Problem]]:
+        """Parse and score one verified run; fold its figures into ``state``; return summary + rows."""
 
     @abstractmethod
     def finish(

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family
-from generator.families.components_aggregate import agreement, baselines, cells, leaderboard
+from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.components_aggregate import (
+    EpisodeFigure,
+    agreement,
+    baselines,
+    cells,
+    episode_figure,
+    leaderboard,
+)
 from generator.families.components_models import (
     ComponentsContract,
     ComponentsDeclaration,
@@ -20,6 +28,7 @@ from generator.families.components_report import (
     ComponentsSection,
     CriterionScore,
     EpisodeResult,
+    RunDetail,
     RunSummary,
 )
 from generator.families.components_scoring import (
@@ -164,6 +173,16 @@ def _episode_problems(episode: Episode, task: Task, file: str, where: str) -> li
     return problems
 
 
+@dataclass
+class ComponentsState:
+    """Tasks, and every scored episode's figures, folded in run by run."""
+
+    tasks: dict[str, Task]
+    owners: dict[tuple[str, str], str] = field(default_factory=dict)
+    figures: list[EpisodeFigure] = field(default_factory=list)
+    judges: set[str] = field(default_factory=set)
+
+
 class ComponentsFamily(Family):
     name = "components"
     declaration_model = ComponentsDeclaration
@@ -184,12 +203,13 @@ class ComponentsFamily(Family):
                 problems.append(
                     Problem(f"{bench.label}/{source}", "", "does not match the contract's source_sha256")
                 )
-        return {t.id: t for t in decl.tasks}, problems
+        return ComponentsState({t.id: t for t in decl.tasks}), problems
 
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
-    ) -> tuple[Any, list[Problem]]:
-        tasks: dict[str, Task] = state
+    ) -> tuple[RunScored | None, list[Problem]]:
+        tally: ComponentsState = state
+        tasks = tally.tasks
         label = f"{bench.label}/{run_id}"
         missing = [f for f in (RUN_FILE, EPISODES_FILE) if f not in run.files]
         if missing:
@@ -222,32 +242,27 @@ class ComponentsFamily(Family):
             seen.add(episode.episode_id)
             problems += _episode_problems(episode, tasks[episode.task], file, where)
             results.append(episode_result(episode, tasks[episode.task], meta.subject, meta.kind))
+        for e in results:
+            if (e.subject, e.episode_id) in tally.owners:
+                owner = tally.owners[e.subject, e.episode_id]
+                message = f"episode {e.episode_id!r} of {e.subject!r} also in run {owner!r}"
+                problems.append(Problem(file, "", message))
         if problems or meta is None:
             return None, problems
-        return RunSummary(
-            id=run_id,
-            digest=run.digest,
-            subject=meta.subject,
-            kind=meta.kind,
-            producer=meta.producer,
-            episodes=tuple(results),
-        ), []
+        for e in results:
+            tally.owners[e.subject, e.episode_id] = run_id
+            tally.figures.append(episode_figure(e))
+            tally.judges.update(e.judges)
+        summary = RunSummary(id=run_id, digest=run.digest, subject=meta.subject, kind=meta.kind,
+                             producer=meta.producer, episode_count=len(results))  # fmt: skip
+        return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results))), []
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]
     ) -> tuple[ComponentsSection, Disclosures, list[Problem]]:
         decl: ComponentsDeclaration = bench.declaration
-        summaries: list[RunSummary] = sorted(runs, key=lambda r: r.id)
-        episodes = [e for r in summaries for e in r.episodes]
-        problems = []
-        owners: dict[tuple[str, str], str] = {}
-        for run in summaries:
-            for e in run.episodes:
-                key = (e.subject, e.episode_id)
-                if key in owners:
-                    message = f"episode {e.episode_id!r} of {e.subject!r} also in run {owners[key]!r}"
-                    problems.append(Problem(f"{bench.label}/{run.id}/{EPISODES_FILE}", "", message))
-                owners[key] = run.id
+        tally: ComponentsState = state
+        episodes = tally.figures
         section = ComponentsSection(
             contract=bench.contract,
             tasks=decl.tasks,
@@ -256,16 +271,16 @@ class ComponentsFamily(Family):
             cells=cells(episodes, decl.minimum_seeds),
             baselines=baselines(episodes, decl),
             agreement=agreement(episodes, decl),
-            runs=tuple(summaries),
+            runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
-        return section, _disclosures(bench, section), problems
+        return section, _disclosures(bench, section, tally), []
 
 
-def _disclosures(bench: BenchmarkContext, section: ComponentsSection) -> Disclosures:
+def _disclosures(bench: BenchmarkContext, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
     contract: ComponentsContract = bench.contract
     decl: ComponentsDeclaration = bench.declaration
-    judges = sorted({j for r in section.runs for e in r.episodes for j in e.judges})
-    episodes = [e for r in section.runs for e in r.episodes]
+    judges = sorted(tally.judges)
+    episodes = tally.figures
     source = decl.provenance_sources.get("source_sha256")
     blind = BlindRecord(
         subjects_blind=False,

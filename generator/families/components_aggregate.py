@@ -5,6 +5,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from generator.families.components_models import ComponentsDeclaration
 from generator.families.components_report import (
@@ -22,6 +23,37 @@ from generator.stats import rate
 SME_BAR = 20
 
 
+class Figures(NamedTuple):
+    outcome: float | None
+    process: float | None
+    rationale: float | None
+    score: float | None
+
+
+class EpisodeFigure(NamedTuple):
+    """The few facts of an episode the aggregates need: what is kept instead of the row."""
+
+    task: str
+    level: str
+    subject: str
+    kind: str
+    seed: int
+    components: Figures
+    pass_bar: bool | None
+    fabricated: int
+    sme_pairs: tuple[tuple[float | None, int], ...]
+    """(judges' median, SME grade) per SME-graded criterion."""
+
+
+def episode_figure(e: EpisodeResult) -> EpisodeFigure:
+    c = e.components
+    medians = {k.criterion: k.score for k in e.criteria}
+    pairs = tuple((medians.get(g.criterion), int(g.score or 0)) for g in e.sme_grades)
+    return EpisodeFigure(e.task, e.level, e.subject, e.kind, e.seed,
+                         Figures(c.outcome, c.process, c.rationale, c.score), e.pass_bar,
+                         len(e.fabricated_citations), pairs)  # fmt: skip
+
+
 def spread(values: Sequence[float | None]) -> Spread:
     present = [v for v in values if v is not None]
     mean = statistics.fmean(present) if present else None
@@ -29,7 +61,7 @@ def spread(values: Sequence[float | None]) -> Spread:
     return Spread(mean=mean, sd=sd, n=len(present))
 
 
-def spreads(episodes: Sequence[EpisodeResult]) -> ComponentSpreads:
+def spreads(episodes: Sequence[EpisodeFigure]) -> ComponentSpreads:
     pick: Callable[[str], list[float | None]] = lambda name: [getattr(e.components, name) for e in episodes]  # noqa: E731
     return ComponentSpreads(
         outcome=spread(pick("outcome")),
@@ -40,15 +72,15 @@ def spreads(episodes: Sequence[EpisodeResult]) -> ComponentSpreads:
 
 
 def _groups(
-    episodes: Sequence[EpisodeResult], key: Callable[[EpisodeResult], tuple[str, ...]]
-) -> dict[tuple[str, ...], list[EpisodeResult]]:
-    groups: dict[tuple[str, ...], list[EpisodeResult]] = defaultdict(list)
+    episodes: Sequence[EpisodeFigure], key: Callable[[EpisodeFigure], tuple[str, ...]]
+) -> dict[tuple[str, ...], list[EpisodeFigure]]:
+    groups: dict[tuple[str, ...], list[EpisodeFigure]] = defaultdict(list)
     for episode in episodes:
         groups[key(episode)].append(episode)
     return dict(sorted(groups.items()))
 
 
-def cells(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[Cell, ...]:
+def cells(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[Cell, ...]:
     models = [e for e in episodes if e.kind == "model"]
     return tuple(
         Cell(
@@ -62,14 +94,14 @@ def cells(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[Cell, ...]:
     )
 
 
-def leaderboard(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[SubjectRow, ...]:
+def leaderboard(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[SubjectRow, ...]:
     rows = []
     for (subject,), group in _groups(episodes, lambda e: (e.subject,)).items():
         scored = [e for e in group if e.pass_bar is not None]
         per_cell = _groups(group, lambda e: (e.task,))
         rows.append((subject, group, spreads(group), scored, per_cell))
 
-    def order(row: tuple[str, list[EpisodeResult], ComponentSpreads, list[EpisodeResult], dict]) -> tuple:  # type: ignore[type-arg]
+    def order(row: tuple[str, list[EpisodeFigure], ComponentSpreads, list[EpisodeFigure], dict]) -> tuple:  # type: ignore[type-arg]
         s = row[2]
         return (-(s.score.mean or 0.0), -(s.outcome.mean or 0.0), row[0])
 
@@ -82,15 +114,15 @@ def leaderboard(episodes: Sequence[EpisodeResult], minimum: int) -> tuple[Subjec
                 episodes=len(group),
                 spreads=sp,
                 pass_bar=rate(sum(bool(e.pass_bar) for e in scored), len(scored)),
-                fabricated_citations=sum(len(e.fabricated_citations) for e in group),
-                episodes_with_fabrication=sum(bool(e.fabricated_citations) for e in group),
+                fabricated_citations=sum(e.fabricated for e in group),
+                episodes_with_fabrication=sum(bool(e.fabricated) for e in group),
                 flagged_cells=sum(len({e.seed for e in cell}) < minimum for cell in per_cell.values()),
             )
         )
     return tuple(out)
 
 
-def baselines(episodes: Sequence[EpisodeResult], decl: ComponentsDeclaration) -> tuple[BaselineCheck, ...]:
+def baselines(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) -> tuple[BaselineCheck, ...]:
     """Each anti-gaming baseline per task, against the threshold the benchmark declares."""
     checks = []
     base = [e for e in episodes if e.kind != "model"]
@@ -133,22 +165,20 @@ def weighted_kappa(pairs: Sequence[tuple[int, int]], categories: int = 4) -> flo
     return None if expected == 0 else 1 - observed / expected
 
 
-def agreement(episodes: Sequence[EpisodeResult], decl: ComponentsDeclaration) -> Agreement:
+def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) -> Agreement:
     families = {t.id: t.family for t in decl.tasks}
     pairs: list[tuple[int, int]] = []
     skipped = 0
     graded: dict[str, int] = defaultdict(int)
     for e in episodes:
-        if not e.sme_grades:
+        if not e.sme_pairs:
             continue
         graded[families[e.task]] += 1
-        medians = {c.criterion: c.score for c in e.criteria}
-        for grade in e.sme_grades:
-            judge = medians.get(grade.criterion)
-            if judge is None or grade.score is None or judge != int(judge):
+        for judge, grade in e.sme_pairs:
+            if judge is None or judge != int(judge):
                 skipped += 1
                 continue
-            pairs.append((int(judge), int(grade.score)))
+            pairs.append((int(judge), grade))
     family_rows = tuple(
         FamilyGrades(family=f, graded_rationales=graded.get(f, 0), under_bar=graded.get(f, 0) < SME_BAR)
         for f in sorted(set(families.values()))

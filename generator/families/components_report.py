@@ -129,6 +129,12 @@ class RunSummary(Model):
     subject: str
     kind: str
     producer: str
+    episode_count: int
+
+
+class RunDetail(RunSummary):
+    """One run with every episode: its page and ``data/runs/<bench>/<run>.json``."""
+
     episodes: tuple[EpisodeResult, ...]
 
 
@@ -142,6 +148,10 @@ class ComponentsSection(Model):
     baselines: tuple[BaselineCheck, ...]
     agreement: Agreement
     runs: tuple[RunSummary, ...]
+
+    @staticmethod
+    def detail_model() -> type[RunDetail]:
+        return RunDetail
 
     def frozen_scores(self) -> bytes | None:
         return None

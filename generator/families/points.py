@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family
+from generator.families.base import BenchmarkContext, Family, RunScored
 from generator.families.points_models import (
     Attempt,
     PointsContract,
@@ -20,6 +20,7 @@ from generator.families.points_report import (
     AttemptResult,
     DimensionMean,
     OutcomeCounts,
+    PointsRunSummary,
     PointsSection,
     RunResult,
     SubjectRow,
@@ -168,6 +169,28 @@ class SubjectTally:
         return Mean(value=float(self.sums[key] / n) if n else None, n=n)
 
 
+@dataclass
+class PointsState:
+    """Everything the leaderboard and disclosures need, folded in run by run."""
+
+    subjects: dict[str, SubjectTally] = field(default_factory=lambda: defaultdict(SubjectTally))
+    overall: SubjectTally = field(default_factory=SubjectTally)
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    def fold(self, run_id: str, subject: str, attempts: list[AttemptResult]) -> SubjectTally:
+        """Add one run's attempts; return the run's own tally."""
+        run = SubjectTally()
+        self.subjects[subject].runs.append(run_id)
+        for attempt in attempts:
+            for tally in (run, self.subjects[subject], self.overall):
+                tally.add(attempt)
+            if attempt.disagrees:
+                self.disagreements.append(Disagreement(run=run_id, item=attempt.attempt_id,
+                                                       producer=attempt.producer_outcome or "",
+                                                       recomputed=attempt.outcome))  # fmt: skip
+        return run
+
+
 def count_outcomes(outcomes: dict[str, int]) -> OutcomeCounts:
     fields = {_COUNT_FIELD[name]: n for name, n in outcomes.items()}
     return OutcomeCounts(total=sum(outcomes.values()), **fields)
@@ -206,11 +229,11 @@ class PointsFamily(Family):
                 problems.append(
                     Problem(f"{bench.label}/{source}", "", "does not match the contract's boundarySha256")
                 )
-        return None, problems
+        return PointsState(), problems
 
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
-    ) -> tuple[Any, list[Problem]]:
+    ) -> tuple[RunScored | None, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         label = f"{bench.label}/{run_id}"
         problems: list[Problem] = []
@@ -250,34 +273,28 @@ class PointsFamily(Family):
             problems.append(Problem(file, "", "holds no attempts"))
         if problems or meta is None:
             return None, problems
-        outcomes: dict[str, int] = defaultdict(int)
-        for result in attempts:
-            outcomes[result.outcome] += 1
-        return RunResult(
+        tally: PointsState = state
+        run_tally = tally.fold(run_id, meta.subject, attempts)
+        summary = PointsRunSummary(
             id=run_id, subject=meta.subject, digest=run.digest, producer=meta.producer,
-            counts=count_outcomes(outcomes), attempts=tuple(attempts),
-            disagreements=sum(a.disagrees for a in attempts),
-        ), []  # fmt: skip
+            counts=count_outcomes(run_tally.counts), disagreements=run_tally.disagreements,
+        )  # fmt: skip
+        return RunScored(summary, RunResult(**summary.model_dump(), attempts=tuple(attempts))), []
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]
     ) -> tuple[PointsSection, Disclosures, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         contract: PointsContract = bench.contract
-        results: list[RunResult] = sorted(runs, key=lambda r: r.id)
-        tallies: dict[str, SubjectTally] = defaultdict(SubjectTally)
-        overall = SubjectTally()
-        for run in results:
-            tallies[run.subject].runs.append(run.id)
-            for attempt in run.attempts:
-                tallies[run.subject].add(attempt)
-                overall.add(attempt)
+        tally: PointsState = state
+        for subject in tally.subjects.values():
+            subject.runs.sort()
         section = PointsSection(
             contract=contract, purpose=decl.purpose, tasks=decl.tasks,
-            totals=count_outcomes(overall.counts), leaderboard=_leaderboard(tallies),
-            runs=tuple(results),
+            totals=count_outcomes(tally.overall.counts), leaderboard=_leaderboard(tally.subjects),
+            runs=tuple(sorted(runs, key=lambda r: r.id)),
         )  # fmt: skip
-        return section, _disclosures(bench, results, overall), []
+        return section, _disclosures(bench, tally), []
 
 
 def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
@@ -302,14 +319,11 @@ def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
     return tuple(rows)
 
 
-def _disclosures(bench: BenchmarkContext, runs: list[RunResult], overall: SubjectTally) -> Disclosures:
+def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
     contract: PointsContract = bench.contract
     decl: PointsDeclaration = bench.declaration
-    disagreements = tuple(
-        Disagreement(run=run.id, item=a.attempt_id, producer=a.producer_outcome or "",
-                     recomputed=a.outcome)
-        for run in runs for a in run.attempts if a.disagrees
-    )  # fmt: skip
+    overall = tally.overall
+    disagreements = tuple(sorted(tally.disagreements, key=lambda d: (d.run, d.item)))
     valid = sum(n for o, n in overall.counts.items() if o != "Invalid")
     source = decl.provenance_sources.get("boundarySha256")
     provenance = ProvenanceHash(

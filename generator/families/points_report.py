@@ -69,16 +69,21 @@ class SubjectRow(Model):
     disagreements: int
 
 
-class RunResult(Model):
-    """One run directory: one subject's attempts."""
+class PointsRunSummary(Model):
+    """One run directory, summarised: what the leaderboard lists."""
 
     id: str
     subject: str
     digest: str
     producer: str
     counts: OutcomeCounts
-    attempts: tuple[AttemptResult, ...]
     disagreements: int
+
+
+class RunResult(PointsRunSummary):
+    """One run directory with every attempt: its page and ``data/runs/<bench>/<run>.json``."""
+
+    attempts: tuple[AttemptResult, ...]
 
 
 class PointsSection(Model):
@@ -90,7 +95,11 @@ class PointsSection(Model):
     tasks: tuple[PointsTask, ...]
     totals: OutcomeCounts
     leaderboard: tuple[SubjectRow, ...]
-    runs: tuple[RunResult, ...]
+    runs: tuple[PointsRunSummary, ...]
+
+    @staticmethod
+    def detail_model() -> type[RunResult]:
+        return RunResult
 
     def frozen_scores(self) -> bytes | None:
         """This family scores no blind subjects that a later reveal could name."""

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family
+from generator.families.base import BenchmarkContext, Family, RunScored
 from generator.families.trials_models import (
     PlannedTrial,
     Reveal,
@@ -20,13 +20,13 @@ from generator.families.trials_models import (
 from generator.families.trials_report import (
     RevealedName,
     RevealRecord,
+    RunDetail,
     RunSummary,
-    TrialRow,
     TrialsScores,
     TrialsSection,
     scores_file,
 )
-from generator.families.trials_scoring import evaluators, leaderboard, metrics, trial_row
+from generator.families.trials_scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
@@ -87,6 +87,16 @@ OWN_LIMITATIONS = (
     "Cost is summarised only where an accepted evidence artifact backs it; the median says nothing "
     "about trials whose cost is unavailable.",
 )
+
+
+@dataclass
+class TrialsState:
+    """The plan, the reveal, and every scored trial's figures, folded in run by run."""
+
+    plan: Plan
+    reveal: Reveal | None
+    seen: dict[str, str] = field(default_factory=dict)
+    figures: list[TrialFigure] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -154,14 +164,14 @@ class TrialsFamily(Family):
         if plan is None:
             return None, problems
         reveal, more = _reveal(bench, plan)
-        return (plan, reveal), problems + more
+        return TrialsState(plan, reveal), problems + more
 
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
-    ) -> tuple[Any, list[Problem]]:
+    ) -> tuple[RunScored | None, list[Problem]]:
         if state is None:
             return None, []
-        plan: Plan = state[0]
+        plan: Plan = state.plan
         label = f"{bench.label}/{run_id}"
         missing = [f for f in (RUN_FILE, RESULTS_FILE) if f not in run.files]
         if missing:
@@ -196,43 +206,39 @@ class TrialsFamily(Family):
                 problems.append(Problem(file, where, f"duplicate result for trial {result.trial_id!r}"))
             else:
                 results[result.trial_id] = result
+        tally: TrialsState = state
+        for trial_id in sorted(results):
+            if trial_id in tally.seen:
+                message = f"trial {trial_id!r} also has a result in run {tally.seen[trial_id]!r}"
+                problems.append(Problem(file, "", message))
         if problems or meta is None:
             return None, problems
         rows = [
             trial_row(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]))
             for t in sorted(results)
         ]
+        for row in rows:
+            tally.seen[row.trial_id] = run_id
+            tally.figures.append(figure(row))
         summary = RunSummary(
-            id=run_id,
-            digest=run.digest,
-            producer=meta.producer,
-            plan_sha256=meta.plan_sha256,
-            trials=tuple(rows),
-        )
-        return summary, []
+            id=run_id, digest=run.digest, producer=meta.producer, plan_sha256=meta.plan_sha256,
+            trial_count=len(rows),
+        )  # fmt: skip
+        return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows))), []
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]
     ) -> tuple[TrialsSection, Disclosures, list[Problem]]:
-        plan: Plan = state[0]
-        reveal: Reveal | None = state[1]
+        tally: TrialsState = state
+        plan, reveal = tally.plan, tally.reveal
         summaries: list[RunSummary] = sorted(runs, key=lambda r: r.id)
-        by_trial: dict[str, TrialRow] = {}
-        problems = []
-        for summary in summaries:
-            for row in summary.trials:
-                if row.trial_id in by_trial:
-                    message = (
-                        f"trial {row.trial_id!r} also has a result in run {by_trial[row.trial_id].run!r}"
-                    )
-                    problems.append(Problem(f"{bench.label}/{summary.id}/{RESULTS_FILE}", "", message))
-                by_trial[row.trial_id] = row
+        problems: list[Problem] = []
         missing = [
             trial_row(t, None, None, plan.required_for(t))
             for tid, t in sorted(plan.trials.items())
-            if tid not in by_trial
+            if tid not in tally.seen
         ]
-        rows = sorted([*by_trial.values(), *missing], key=lambda r: r.trial_id)
+        rows = [*tally.figures, *(figure(m) for m in missing)]
         contract: TrialsContract = bench.contract
         scores = TrialsScores(
             rubric_id=contract.rubric_id,

@@ -75,6 +75,12 @@ class RunSummary(Model):
     digest: str
     producer: str
     plan_sha256: str
+    trial_count: int
+
+
+class RunDetail(RunSummary):
+    """One run with every trial row: its page and ``data/runs/<bench>/<run>.json``."""
+
     trials: tuple[TrialRow, ...]
 
 
@@ -111,6 +117,10 @@ class TrialsSection(Model):
     @property
     def runs(self) -> tuple[RunSummary, ...]:
         return self.scores.runs
+
+    @staticmethod
+    def detail_model() -> type[RunDetail]:
+        return RunDetail
 
     def frozen_scores(self) -> bytes | None:
         return scores_file(self.scores)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from generator.families.trials_models import PlannedTrial, TrialResult
 from generator.families.trials_report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
@@ -127,7 +128,30 @@ def trial_row(
     )
 
 
-def metrics(rows: list[TrialRow]) -> Metrics:
+class TrialFigure(NamedTuple):
+    """The few facts of a trial its metrics need: what is kept in memory instead of the row."""
+
+    provider: str
+    success: bool
+    build: str
+    boot: str
+    run: str | None
+    required_passed: int
+    required_total: int
+    counted_interventions: int
+    elapsed_ms: int | None
+    cost_usd_micros: int | None
+    failure_code: str | None
+    evaluator: str | None
+
+
+def figure(row: TrialRow) -> TrialFigure:
+    return TrialFigure(row.provider, row.success, row.build, row.boot, row.run, row.required_passed,
+                       row.required_total, len(row.counted_interventions), row.elapsed_ms,
+                       row.cost_usd_micros, row.failure_code, row.evaluator)  # fmt: skip
+
+
+def metrics(rows: Sequence[TrialFigure]) -> Metrics:
     """The seed's metrics over a group of planned trials (every planned trial is in it)."""
     planned = len(rows)
     elapsed = [r.elapsed_ms for r in rows if r.elapsed_ms is not None]
@@ -153,8 +177,8 @@ def metrics(rows: list[TrialRow]) -> Metrics:
     )
 
 
-def leaderboard(rows: list[TrialRow]) -> tuple[ProviderRow, ...]:
-    groups: dict[str, list[TrialRow]] = defaultdict(list)
+def leaderboard(rows: Sequence[TrialFigure]) -> tuple[ProviderRow, ...]:
+    groups: dict[str, list[TrialFigure]] = defaultdict(list)
     for row in rows:
         groups[row.provider].append(row)
     scored = [(provider, metrics(group)) for provider, group in groups.items()]
@@ -162,7 +186,7 @@ def leaderboard(rows: list[TrialRow]) -> tuple[ProviderRow, ...]:
     return tuple(ProviderRow(position=i, provider=p, metrics=m) for i, (p, m) in enumerate(scored, start=1))
 
 
-def evaluators(rows: list[TrialRow]) -> tuple[EvaluatorRecord, ...]:
+def evaluators(rows: Sequence[TrialFigure]) -> tuple[EvaluatorRecord, ...]:
     trials: Counter[str] = Counter()
     providers: dict[str, set[str]] = defaultdict(set)
     for row in rows:
