@@ -168,6 +168,13 @@ def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]
         yield number, value, problems
 
 
+def compact_json(value: Any) -> str:
+    """Canonical too (sorted keys, no NaN), without indentation, for large files: one line and a newline."""
+    return (
+        json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
+    )
+
+
 def canonical_json(value: Any) -> str:
     """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline."""
     return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

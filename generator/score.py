@@ -23,7 +23,7 @@ from generator.inputs import (
     inputs_digest,
     verify_folder,
 )
-from generator.jsonio import canonical_json, load_json_bytes, validate_model
+from generator.jsonio import compact_json, load_json_bytes, validate_model
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import nested_seals
 
@@ -40,7 +40,7 @@ class Details:
         path = self.folder / bench / f"{run}.json"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(canonical_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8"))
+            path.write_bytes(compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8"))
         except OSError as exc:
             message = f"cannot spool run details: {exc.strerror} (TMPDIR chooses where)"
             raise OutputError(f"{path}: {message}") from None
