@@ -88,6 +88,7 @@ def special_cases(subject: str, task_ids: list[str]) -> dict[int, dict[str, Any]
         "subject-a3f1": {
             2: {"trajectory": None},
             5: {"producer_outcome": "Ready"},
+            7: {"producer_outcome": "NeedsReview"},
             9: {"tests": None, "trajectory": None},
         },
         "subject-7c2e": {
@@ -111,6 +112,7 @@ def special_cases(subject: str, task_ids: list[str]) -> dict[int, dict[str, Any]
                 "agent_started": False,
             },
             3: {"cross_surface": []},
+            4: {"changed_paths": ["src/cli/main.py", "vendor/patched_lib.py", "ci/pipeline.yml"]},
             6: {"prohibited_change_detected": True},
             8: {"changed_paths": None},
             11: {"tampering_detected": None},
