@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
 from generator.errors import Problem
 from generator.inputs import VerifiedFolder
+from generator.jsonio import load_json_bytes, validate_model
 from generator.report import Disclosures, FamilySection
+
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -63,3 +67,35 @@ class Family(ABC):
         self, bench: BenchmarkContext, state: Any, runs: list[Any]
     ) -> tuple[FamilySection, Disclosures, list[Problem]]:
         """Aggregate the per-run results into the family's report section and disclosures."""
+
+
+def provenance_problems(
+    bench: BenchmarkContext, sources: dict[str, str], hashes: dict[str, str]
+) -> list[Problem]:
+    """Re-verify the contract's own provenance hashes against the sealed source files supplied."""
+    file = f"{bench.label}/benchmark.json"
+    problems = []
+    for name, source in sorted(sources.items()):
+        where = f"$.provenance_sources.{name}"
+        if name not in hashes:
+            problems.append(Problem(file, where, "the contract carries no such provenance hash"))
+        elif source not in bench.folder.files:
+            problems.append(Problem(file, where, f"source file {source!r} is not in the sealed folder"))
+        elif hashlib.sha256(bench.folder.files[source]).hexdigest() != hashes[name]:
+            problems.append(Problem(f"{bench.label}/{source}", "", f"does not match the contract's {name}"))
+    return problems
+
+
+def read_run_meta(
+    run: VerifiedFolder, label: str, names: tuple[str, str], model: type[M]
+) -> tuple[M | None, list[Problem]]:
+    """Check a run folder holds its two files and validate the first (its metadata)."""
+    missing = [f for f in names if f not in run.files]
+    if missing:
+        return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
+    meta_file = f"{label}/{names[0]}"
+    raw, problems = load_json_bytes(run.files[names[0]], meta_file)
+    if raw is None:
+        return None, problems
+    meta, more = validate_model(model, raw, meta_file)
+    return meta, problems + more

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
 from generator.families.components_aggregate import (
     EpisodeFigure,
     agreement,
@@ -40,7 +39,7 @@ from generator.families.components_scoring import (
     rationale,
 )
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.jsonio import iter_jsonl, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 
 RUN_FILE = "run.json"
@@ -191,18 +190,9 @@ class ComponentsFamily(Family):
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         decl: ComponentsDeclaration = bench.declaration
         contract: ComponentsContract = bench.contract
-        file = f"{bench.label}/benchmark.json"
-        problems = []
-        for name, source in sorted(decl.provenance_sources.items()):
-            where = f"$.provenance_sources.{name}"
-            if name != "source_sha256":
-                problems.append(Problem(file, where, "the contract carries no such provenance hash"))
-            elif source not in bench.folder.files:
-                problems.append(Problem(file, where, f"source file {source!r} is not in the sealed folder"))
-            elif hashlib.sha256(bench.folder.files[source]).hexdigest() != contract.source_sha256:
-                problems.append(
-                    Problem(f"{bench.label}/{source}", "", "does not match the contract's source_sha256")
-                )
+        problems = provenance_problems(
+            bench, decl.provenance_sources, {"source_sha256": contract.source_sha256}
+        )
         return ComponentsState({t.id: t for t in decl.tasks}), problems
 
     def score_run(
@@ -211,14 +201,9 @@ class ComponentsFamily(Family):
         tally: ComponentsState = state
         tasks = tally.tasks
         label = f"{bench.label}/{run_id}"
-        missing = [f for f in (RUN_FILE, EPISODES_FILE) if f not in run.files]
-        if missing:
-            return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
-        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
-        meta, more = (
-            validate_model(ComponentsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
-        )
-        problems += more
+        meta, problems = read_run_meta(run, label, (RUN_FILE, EPISODES_FILE), ComponentsRun)
+        if EPISODES_FILE not in run.files:
+            return None, problems
         file = f"{label}/{EPISODES_FILE}"
         results: list[EpisodeResult] = []
         seen: set[str] = set()

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
 from generator.families.points_models import (
     Attempt,
     PointsContract,
@@ -28,7 +27,7 @@ from generator.families.points_report import (
 from generator.families.points_scoring import score_attempt
 from generator.figures import Mean
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.jsonio import iter_jsonl, validate_model
 from generator.report import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
 from generator.stats import rate
 
@@ -210,25 +209,8 @@ class PointsFamily(Family):
             message = (f"a prospective release is refused under this contract: its status says "
                        f"{contract.status!r}")  # fmt: skip
             problems.append(Problem(file, "$.purpose", message))
-        for name, source in sorted(decl.provenance_sources.items()):
-            if name != "boundarySha256":
-                problems.append(
-                    Problem(
-                        file, f"$.provenance_sources.{name}", "the contract carries no such provenance hash"
-                    )
-                )
-            elif source not in bench.folder.files:
-                problems.append(
-                    Problem(
-                        file,
-                        f"$.provenance_sources.{name}",
-                        f"source file {source!r} is not in the sealed folder",
-                    )
-                )
-            elif hashlib.sha256(bench.folder.files[source]).hexdigest() != contract.provenance.boundarySha256:
-                problems.append(
-                    Problem(f"{bench.label}/{source}", "", "does not match the contract's boundarySha256")
-                )
+        hashes = {"boundarySha256": contract.provenance.boundarySha256}
+        problems += provenance_problems(bench, decl.provenance_sources, hashes)
         return PointsState(), problems
 
     def score_run(
@@ -236,15 +218,9 @@ class PointsFamily(Family):
     ) -> tuple[RunScored | None, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
         label = f"{bench.label}/{run_id}"
-        problems: list[Problem] = []
-        for required in (RUN_FILE, ATTEMPTS_FILE):
-            if required not in run.files:
-                problems.append(Problem(f"{label}/{required}", "", "required file is missing"))
-        if problems:
+        meta, problems = read_run_meta(run, label, (RUN_FILE, ATTEMPTS_FILE), PointsRun)
+        if ATTEMPTS_FILE not in run.files:
             return None, problems
-        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
-        meta, more = validate_model(PointsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
-        problems += more
         tasks = {t.id: t for t in decl.tasks}
         attempts: list[AttemptResult] = []
         seen: set[str] = set()

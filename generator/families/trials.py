@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
 from generator.families.trials_models import (
     PlannedTrial,
     Reveal,
@@ -173,12 +173,9 @@ class TrialsFamily(Family):
             return None, []
         plan: Plan = state.plan
         label = f"{bench.label}/{run_id}"
-        missing = [f for f in (RUN_FILE, RESULTS_FILE) if f not in run.files]
-        if missing:
-            return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
-        raw, problems = load_json_bytes(run.files[RUN_FILE], f"{label}/{RUN_FILE}")
-        meta, more = validate_model(TrialsRun, raw, f"{label}/{RUN_FILE}") if raw is not None else (None, [])
-        problems += more
+        meta, problems = read_run_meta(run, label, (RUN_FILE, RESULTS_FILE), TrialsRun)
+        if RESULTS_FILE not in run.files:
+            return None, problems
         if meta is not None and meta.plan_sha256 != plan.sha256:
             message = (
                 f"cites trial plan {meta.plan_sha256[:16]}…, but the frozen plan is "
