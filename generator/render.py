@@ -42,6 +42,11 @@ def fmt_number(value: float | int | None, digits: int = 2) -> str:
     return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
+def fmt_p(value: float | None) -> str:
+    """A p-value: three significant digits, so a tiny p never reads as 0."""
+    return "—" if value is None else f"{value:.3g}"
+
+
 def fmt_bp(value: int | None) -> str:
     """Basis points as published, with the exact percentage beside them (1234 → '1234 bp (12.34%)')."""
     if value is None:
@@ -83,7 +88,7 @@ def _environment(autoescape: bool) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=fmt_number, bp=fmt_bp, md_cell=md_cell, md=md_html)
+    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html)
     env.globals["url"] = _url
     return env
 

@@ -10,6 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from generator.families.components_report import ComponentsSection
+from generator.families.definitions_report import DefinitionsSection
 from generator.families.points_report import PointsSection
 from generator.families.trials_report import TrialsSection
 from generator.figures import Model
@@ -48,6 +49,7 @@ class Disagreement(Model):
     item: str
     producer: str
     recomputed: str
+    anchor: str = Field(default="", description="Where on the run page the item is; empty for the page.")
 
 
 class BlindRecord(Model):
@@ -82,7 +84,9 @@ class Disclosures(Model):
     provenance: tuple[ProvenanceHash, ...]
 
 
-FamilySection = Annotated[PointsSection | TrialsSection | ComponentsSection, Field(discriminator="family")]
+FamilySection = Annotated[
+    PointsSection | TrialsSection | ComponentsSection | DefinitionsSection, Field(discriminator="family")
+]
 
 
 class BenchmarkReport(Model):

@@ -94,18 +94,17 @@ def _contract(label: str, decl: Any, files: dict[str, bytes]) -> tuple[Any, str,
         pinned = decl.rubric.sha256[:16]
         message = f"rubric does not match its pin in benchmark.json: pinned {pinned}…, found {digest[:16]}…"
         return None, digest, [Problem(file, "", message, refused=True)]
-    raw, problems = load_json_bytes(data, file)
-    if raw is None:
-        return None, digest, problems
-    contract, problems = validate_model(family.contract_model, raw, file)
+    contract, problems = family.read_contract(data, file)
     return contract, digest, problems
 
 
 def _run_folder(
-    layout: BenchmarkLayout, run_id: str, seen: dict[str, str]
+    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
 ) -> tuple[VerifiedFolder | None, list[Problem]]:
     """Verify one sealed subfolder of a benchmark, after checking its id."""
-    run_path = layout.path / run_id
+    run_path = layout.path / rel
+    if run_id is None:
+        return None, [Problem(str(run_path), "", "a sealed folder where this family's layout has no run")]
     bad = id_problem("run", run_id, run_path)
     if bad is None and run_id.casefold() in seen:
         message = f"run id collides with {seen[run_id.casefold()]!r} when case is ignored"
@@ -132,7 +131,7 @@ def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
 def _verify_runs_only(layout: BenchmarkLayout, runs: list[str]) -> list[Problem]:
     """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
     seen: dict[str, str] = {}
-    return [p for run_id in runs for p in _run_folder(layout, run_id, seen)[1] if p.refused]
+    return [p for rel in runs for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen)[1] if p.refused]
 
 
 def score_benchmark(
@@ -155,19 +154,20 @@ def score_benchmark(
     runs = [r for r in layout.runs if r != family.reveal_folder]
     reveal = None
     if family.reveal_folder in layout.runs and with_reveals:
-        reveal, problems = _run_folder(layout, family.reveal_folder, seen)
+        reveal, problems = _run_folder(layout, family.reveal_folder, family.reveal_folder, seen)
         if reveal is None:
             return None, problems
         digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
     bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha, reveal)
     state, problems = family.prepare(bench)
     results: list[Any] = []
-    for run_id in runs:
-        run, run_problems = _run_folder(layout, run_id, seen)
+    for rel in runs:
+        run_id = family.run_id(rel)
+        run, run_problems = _run_folder(layout, rel, run_id, seen)
         problems += run_problems
-        if run is None:
+        if run is None or run_id is None:
             continue
-        digests[f"{layout.id}/{run_id}"] = run.digest
+        digests[f"{layout.id}/{rel}"] = run.digest
         scored, run_problems = family.score_run(bench, state, run_id, run)
         problems += run_problems
         if scored is not None and not problems:

@@ -541,11 +541,256 @@ def write_run(run: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> No
     write_seal(run)
 
 
+CHECKS = [
+    {
+        "key": "cites-source",
+        "title": "Cites the catalogue source",
+        "floor": {
+            "kind": "uniform-choice",
+            "params": {"alternatives": 4},
+            "derivation": "the answer names one of 4 catalogue sources; a blind pick hits 1 in 4",
+        },
+    },
+    {
+        "key": "finds-sku",
+        "title": "Surfaces a relevant SKU in the top 5",
+        "floor": {
+            "kind": "hypergeometric-at-least-one",
+            "params": {"pool": 99, "favourable": 10, "draws": 5},
+            "derivation": "5 SKUs drawn from a pool of 99 with 10 relevant",
+        },
+    },
+    {
+        "key": "policy-match",
+        "title": "Follows the returns policy",
+        "floor": {
+            "kind": "empirical-policy",
+            "params": {"successes": 3, "trials": 20},
+            "derivation": "a scripted always-refuse policy met the check 3 times in 20",
+        },
+    },
+    {
+        "key": "tone-judged",
+        "title": "Tone judged by a model",
+        "floor": {
+            "kind": "not-derivable",
+            "params": {},
+            "derivation": "a judged check: no draw budget defines chance agreement with the judge",
+        },
+    },
+]
+
+
+def store_json(value: Any) -> bytes:
+    """The producer's encoder escapes '+' as \\u002B and non-ASCII as \\uXXXX."""
+    return (json.dumps(value, indent=2, ensure_ascii=True).replace("+", "\\u002B") + "\n").encode()
+
+
+def definition_corpus(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, str, int, str]]]:
+    from generator.families.definitions_models import Floor
+    from generator.families.definitions_stats import derive_floor
+
+    checks = []
+    for c in CHECKS:
+        floor = dict(c["floor"])
+        floor["bar"] = derive_floor(Floor.model_validate({**floor, "bar": None}))[0]
+        checks.append({**c, "floor": floor})
+    runs = []
+    for arm, subject, day in (("baseline", "recsys-agent", 1), ("candidate", "recsys-agent-v2", 2)):
+        for rep in (1, 2, 3):
+            run_id = f"2026-10-0{day}_10-00-0{rep}_{hashlib.sha256(f'{arm}{rep}'.encode()).hexdigest()[:8]}"
+            runs.append((arm, subject, rep, run_id))
+    definition = {
+        "schema_version": 1,
+        "key": "recsys-grounding",
+        "version": "1.2.0",
+        "cases": [{"id": f"c{i:02d}", "title": f"Shopper question {i}"} for i in range(1, 21)],
+        "checks": checks,
+        "arms": [
+            {"id": arm, "runs": [r for a, _, _, r in runs if a == arm]} for arm in ("baseline", "candidate")
+        ],
+        "reference_arm": "baseline",
+        "pass_at": 1.0,
+        "paired_collapse": "majority",
+    }
+    return definition, runs
+
+
+def store_row(
+    rng: random.Random, case: str, check: dict[str, Any], skill: float, model: str
+) -> dict[str, Any]:
+    rid = f"{case}\u00b7{check['key']}"
+    text = f"Shopper asks about {case}: which running shoe fits a wide foot + high arch? (Größe 44)"
+    if check["key"] == "finds-sku" and case == "c07":
+        label, measurement, passed = "inapplicable", "notApplicable", False
+    elif rng.random() < 0.04:
+        label, measurement, passed = rng.choice(["skipped", "error"]), "notMeasured", False
+    else:
+        passed = rng.random() < skill
+        label, measurement = ("pass" if passed else "fail"), None
+    judged = check["key"] == "tone-judged"
+    if judged and label in ("pass", "fail") and rng.random() < 0.15:
+        label = "warn"
+    score = {"value": 1.0 if passed else 0.0, "label": label, "passed": passed, "severity": "info"}
+    if measurement:
+        score["measurement"] = measurement
+    floor = check["floor"]
+    tree = {
+        "metric": {"key": check["key"], "name": check["title"], "category": "benchmark", "version": "1"},
+        "score": score,
+        "details": {
+            "dimensions": {"chance_floor": floor["bar"]},
+            "evidence": [
+                {"source": "chance-floor", "reference": floor["kind"], "message": floor["derivation"]}
+            ],
+        },
+        "provenance": {
+            "type": "judge" if judged else "code",
+            **({"judgeModel": "judge-large-2"} if judged else {}),
+        },
+    }
+    comparability = {
+        "evalKey": f"recsys-grounding/{check['key']}",
+        "evalVersion": "1.2.0",
+        "chanceFloor": {
+            "kind": floor["kind"],
+            "state": "derived" if floor["bar"] is not None else "notDerivable",
+            **({"bar": floor["bar"]} if floor["bar"] is not None else {}),
+            "derivation": floor["derivation"],
+        },
+    }
+    if floor["bar"] is not None:
+        comparability["effectiveBar"] = floor["bar"]
+    if judged:
+        comparability["judge"] = {
+            "modelId": "judge-large-2",
+            "rubricDigest": "sha256:" + "ab" * 32,
+            "subjectRelation": "differentModel",
+        }
+    return {
+        "id": rid,
+        "name": f"{case} {check['key']}",
+        "input": text,
+        "output": json.dumps(tree),
+        "passed": passed,
+        "score": score["value"],
+        "metrics": {},
+        "assertions": [],
+        "duration": "00:00:00.9000000",
+        "estimatedCost": 0.0002,
+        "stimulusHash": "sha256:" + hashlib.sha256(text.encode()).hexdigest(),
+        "comparability": comparability,
+    }
+
+
+def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
+    from generator.families.definitions import row_result, sanitized_name, verdict
+    from generator.families.definitions_models import Scenario
+
+    bench = out / "recsys-grounding"
+    rng = random.Random(seed)
+    bench.mkdir(parents=True)
+    rubric = seed_file.read_bytes()
+    (bench / "adr-032.txt").write_bytes(rubric)
+    definition, runs = definition_corpus(rng)
+    write_json(bench / "definition.json", definition)
+    write_json(
+        bench / "corrections.json",
+        {
+            "schema_version": 1,
+            "corrections": [
+                {
+                    "id": "corr-2026-10-12",
+                    "superseded": "policy-match floor from 1 scripted success in 20",
+                    "corrected": "policy-match floor from 3 scripted successes in 20 (the script log was re-read)",
+                    "direction": "raises the policy-match bar, so fewer arms read as above floor",
+                    "blast_radius": "policy-match against-floor rows of both arms; no verdict changes (floors are unapplied)",
+                    "prediction": "a re-run of the scripted policy on the same 20 cases succeeds between 1 and 6 times",
+                    "affects": ["check:policy-match"],
+                }
+            ],
+        },
+    )
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "definitions",
+            "title": "Recommendation grounding (AgentEval definition)",
+            "description": "Twenty shopper questions × four atomic checks, two arms × three reps, read in the "
+            "AgentEval store-v1 layout. Example corpus.",
+            "rubric": {"file": "adr-032.txt", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "definition": "definition.json",
+            "corrections": "corrections.json",
+        },
+    )
+    skill = {"baseline": 0.55, "candidate": 0.75}
+    for index, (arm, subject, rep, run_id) in enumerate(runs):
+        folder = bench / ".agenteval" / "subjects" / "agents" / subject / "runs" / run_id
+        (folder / "scenarios").mkdir(parents=True)
+        rows = [
+            store_row(rng, case["id"], check, skill[arm], subject)
+            for case in definition["cases"]
+            for check in definition["checks"]
+        ]
+        results = [
+            row_result(
+                Scenario.model_validate(r), r["id"].split("\u00b7")[0], r["id"].split("\u00b7")[1], None
+            )
+            for r in rows
+        ]
+        recomputed = verdict(results)
+        produced = (
+            "WARN" if index == 4 else recomputed
+        )  # a producer that counted a judged failure as a warning
+        for row in rows:
+            (folder / "scenarios" / sanitized_name(row["id"])).write_bytes(store_json(row))
+        measured = [r for r in results if r.state == "measured"]
+        stats = {
+            "total": len(rows),
+            "passed": sum(r.outcome == "pass" for r in measured),
+            "failed": sum(r.outcome == "fail" for r in measured),
+            "warnings": sum(r.outcome == "warn" for r in measured),
+            "skipped": sum(r.state != "measured" for r in results),
+        }
+        (folder / "manifest.json").write_bytes(
+            store_json(
+                {
+                    "schemaVersion": "1.0",
+                    "solution": {"id": "galaxus-recs", "name": "Recommendations"},
+                    "subject": {"kind": "agent", "name": subject, "modelId": f"{subject}-model"},
+                    "run": {
+                        "runId": run_id,
+                        "timestamp": f"2026-10-0{1 + (arm == 'candidate')}T10:00:0{rep}+00:00",
+                        "duration": "00:03:12.5000000",
+                        "scenarioCount": len(rows),
+                        "verdict": produced,
+                        "kind": "benchmark",
+                        "harness": "BenchmarkRunner/recsys-grounding@1.2.0",
+                        "parentInvocationId": f"inv-{arm}",
+                    },
+                    "git": {"dirty": False},
+                    "agentEval": {"version": "0.35.0"},
+                    "environment": {},
+                    "contentHash": "sha256:" + hashlib.sha256(run_id.encode()).hexdigest(),
+                }
+            )
+        )
+        (folder / "summary.json").write_bytes(
+            store_json(
+                {"schemaVersion": "1.0", "runId": run_id, "verdict": produced, "stats": stats, "metrics": {}}
+            )
+        )
+        write_seal(folder)
+    write_seal(bench)
+
+
 def make(out: Path, seeds: Path, seed: int) -> None:
     for name, maker, seed_name in (
         ("agent-dx", make_points, "000_4822e52dd1681ead.txt"),
         ("vibe-delivery", make_trials, "001_a89dc2f910ac40b2.txt"),
         ("je-validation", make_components, "003_8d1dd585b5526139.txt"),
+        ("recsys-grounding", make_definitions, "004_3e2f1068dfea7cba.txt"),
     ):
         if (out / name).exists():
             print(f"{out / name} exists: kept (sealed inputs are immutable; remove it deliberately first)")

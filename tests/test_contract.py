@@ -78,6 +78,9 @@ def test_example_corpus_is_reproducible_from_its_generator(tmp_path: Path) -> No
     }
     for bench, seed in pairs.items():
         (seeds / seed).write_bytes((CORPUS / bench / "rubric.json").read_bytes())
+    (seeds / "004_3e2f1068dfea7cba.txt").write_bytes(
+        (CORPUS / "recsys-grounding" / "adr-032.txt").read_bytes()
+    )
     out = tmp_path / "runs"
     out.mkdir()
     script = ROOT / "scripts" / "make_example_corpus.py"

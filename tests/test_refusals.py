@@ -501,7 +501,7 @@ def unknown_task(i: Inputs) -> Parts:
 def unknown_family(i: Inputs) -> Parts:
     edit_json(i.bench / "benchmark.json", lambda d: d.update(family="nope"))
     reseal(i.bench)
-    known = "components, points, trials"
+    known = "components, definitions, points, trials"
     return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: {known})"]
 
 

@@ -52,6 +52,17 @@ class Family(ABC):
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
 
+    def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+        """Parse the pinned rubric file; by default a JSON contract validated by ``contract_model``."""
+        raw, problems = load_json_bytes(data, file)
+        if raw is None:
+            return None, problems
+        return validate_model(self.contract_model, raw, file)
+
+    def run_id(self, rel: str) -> str | None:
+        """The run id of a sealed subfolder at ``rel``; None when this family has no run there."""
+        return rel
+
     @abstractmethod
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         """Benchmark-level rules beyond the schemas; returns state handed to the other two methods."""

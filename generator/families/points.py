@@ -186,7 +186,8 @@ class PointsState:
             if attempt.disagrees:
                 self.disagreements.append(Disagreement(run=run_id, item=attempt.attempt_id,
                                                        producer=attempt.producer_outcome or "",
-                                                       recomputed=attempt.outcome))  # fmt: skip
+                                                       recomputed=attempt.outcome,
+                                                       anchor=f"attempt-{attempt.attempt_id}"))  # fmt: skip
         return run
 
 

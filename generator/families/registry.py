@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from generator.families.base import Family
 from generator.families.components import ComponentsFamily
+from generator.families.definitions import DefinitionsFamily
 from generator.families.points import PointsFamily
 from generator.families.trials import TrialsFamily
 
 FAMILIES: dict[str, Family] = {
-    family.name: family for family in (PointsFamily(), TrialsFamily(), ComponentsFamily())
+    family.name: family
+    for family in (PointsFamily(), TrialsFamily(), ComponentsFamily(), DefinitionsFamily())
 }

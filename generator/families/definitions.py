@@ -1,0 +1,453 @@
+"""The definitions family (SPEC §2.4, ADR-032): AgentEval store-v1 runs bound to a definition's arms,
+scored in the meta lane — run verdicts, floors (recorded, never applied), paired arms, census."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.errors import Problem
+from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.definitions_aggregate import census, floor_tests, paired, values
+from generator.families.definitions_models import (
+    Definition,
+    DefinitionsDeclaration,
+    Ledger,
+    Manifest,
+    Scenario,
+    Summary,
+    output_tree,
+)
+from generator.families.definitions_report import (
+    AdrContract,
+    DefinitionsRunDetail,
+    DefinitionsRunSummary,
+    DefinitionsSection,
+    FloorRow,
+    RowResult,
+    RunCounts,
+)
+from generator.families.definitions_stats import derive_floor
+from generator.inputs import VerifiedFolder
+from generator.jsonio import load_json_bytes, validate_model
+from generator.report import BlindRecord, Disclosures, Interpretation
+
+MIDDLE_DOT = "\u00b7"
+RUN_PATH = re.compile(r"^\.agenteval/subjects/(agents|workflows)/[^/]+/runs/([^/]+)$")
+FLOORS_NOTE = (
+    "Floors are recorded and reported, not applied to verdicts: a run's verdict comes from its rows "
+    "alone, and 'above floor' is a direction, never a verdict (ADR-032, Q6 staged)."
+)
+
+INTERPRETATIONS = (
+    Interpretation(
+        id="definitions-verdict",
+        text="Run verdict (amended 2026-10-04)",
+        reading="FAIL if any measured row failed; PENDING if no row was measured; WARN if a measured "
+        "row warned or any row was not measured (with at least one measured); else PASS. "
+        "Not-applicable rows stay out of the verdict.",
+    ),
+    Interpretation(
+        id="definitions-measurement",
+        text="Measurement state of a row",
+        reading="The output tree's score.measurement when it says notApplicable or notMeasured; else "
+        "label 'inapplicable' → not applicable, 'skipped' or 'error' → not measured, anything else "
+        "measured. A measured row warns on label 'warn', passes when passed is true, fails otherwise. "
+        "Its value is score.value when the tree has one, else 1 for passed and 0 for failed.",
+    ),
+    Interpretation(
+        id="definitions-collapse",
+        text="reps collapsed per case",
+        reading="Only measured reps enter a case; a case with no measured rep is not measured. 'all', "
+        "'majority' (2·passing > reps, a split loses) and 'any' give 0/1 per case and feed the exact "
+        "tail test; 'mean' and 'median' are shown as values. A rep passes when its value ≥ pass_at.",
+    ),
+    Interpretation(
+        id="definitions-paired",
+        text="Against reference (case as unit)",
+        reading="Each case is collapsed per arm with the definition's paired_collapse rule; a case "
+        "enters only when both arms measured it. Mean delta uses each case's mean over reps.",
+    ),
+    Interpretation(
+        id="definitions-missing-rows",
+        text="Rows missing for a (case, check) of the definition",
+        reading="Every (case, check) of the definition must have a row in every run; a row for an "
+        "unknown case or check is an error unless it is explicitly not applicable, then it is "
+        "counted apart and ignored.",
+    ),
+    Interpretation(
+        id="definitions-floor-bar",
+        text="each check admitted with its own chance floor",
+        reading="benchsite derives every floor's bar from its kind and declared parameters (scipy's "
+        "hypergeometric and exact binomial interval) and refuses a declared bar that differs by more "
+        "than 1e-9; a not-derivable floor has no bar and no test.",
+    ),
+)
+OWN_LIMITATIONS = (
+    "The exact tests treat cases as independent draws at the floor's bar; they say nothing about "
+    "cases outside the definition.",
+    "'Above floor' and the sign test are directions for a reader; no verdict on this site applies them.",
+)
+
+
+def sanitized_name(scenario_id: str) -> str:
+    """The store-v1 scenario file name for an id (the producer's sanitising rule)."""
+    name = re.sub(r'[/\\<>:"|?*\x00]', "-", scenario_id).strip(". ")
+    if name != scenario_id:
+        name += "__" + hashlib.sha256(scenario_id.encode("utf-8")).hexdigest()[:16]
+    return name + ".json"
+
+
+def stimulus_hash(text: str) -> str | None:
+    if not text:
+        return None
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    return "sha256:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def row_result(scenario: Scenario, case: str, check: str, subject_model: str | None) -> RowResult:
+    tree = output_tree(scenario.output)
+    score: dict[str, Any] = tree["score"] if tree else {}
+    measurement, label = score.get("measurement"), score.get("label")
+    if measurement in ("notApplicable", "notMeasured"):
+        state = measurement
+    elif label == "inapplicable":
+        state = "notApplicable"
+    elif label in ("skipped", "error"):
+        state = "notMeasured"
+    else:
+        state = "measured"
+    outcome = None
+    value = None
+    if state == "measured":
+        outcome = "warn" if label == "warn" else ("pass" if scenario.passed else "fail")
+        raw = score.get("value", scenario.score)
+        value = (
+            float(raw)
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool)
+            else float(scenario.passed)
+        )
+    judge = scenario.comparability.judge if scenario.comparability else None
+    self_judged = judge is not None and (
+        judge.subjectRelation == "sameModel" or (subject_model is not None and judge.modelId == subject_model)
+    )
+    return RowResult(
+        id=scenario.id,
+        case=case,
+        check=check,
+        state=state,
+        outcome=outcome,
+        value=value,
+        judge=judge.modelId if judge else None,
+        self_judged=self_judged,
+    )
+
+
+def verdict(rows: list[RowResult]) -> str:
+    measured = [r for r in rows if r.state == "measured"]
+    if any(r.outcome == "fail" for r in measured):
+        return "FAIL"
+    if not measured:
+        return "PENDING"
+    if any(r.outcome == "warn" for r in measured) or any(r.state == "notMeasured" for r in rows):
+        return "WARN"
+    return "PASS"
+
+
+@dataclass
+class DefinitionsState:
+    definition: Definition
+    floors: dict[str, float | None]
+    ledger: Ledger | None
+    bindings: dict[str, tuple[str, int]]
+    reps: dict[tuple[str, str, str], list[tuple[str, float | None]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
+    """(check, arm, case) → (state, value) of every rep's row."""
+    parents: dict[str, set[str | None]] = field(default_factory=lambda: defaultdict(set))
+    seen: set[str] = field(default_factory=set)
+    disagreements: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+class DefinitionsFamily(Family):
+    name = "definitions"
+    declaration_model = DefinitionsDeclaration
+    contract_model = AdrContract
+
+    def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+        """The rubric of this family is ADR-032's text, pinned; its title and status are shown verbatim."""
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None, [Problem(file, "", "is not UTF-8 text")]
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        if not lines or not lines[0].startswith("ADR-032"):
+            return None, [
+                Problem(file, "line 1", "is not ADR-032 (the definitions family implements that ADR)")
+            ]
+        status = next((line for line in lines if line.startswith("Status:")), "")
+        decision = next((line for line in lines if line.startswith("Decision in one line:")), "")
+        return AdrContract(title=lines[0], status=status, decision=decision), []
+
+    def run_id(self, rel: str) -> str | None:
+        match = RUN_PATH.match(rel)
+        return match.group(2) if match else None
+
+    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+        decl: DefinitionsDeclaration = bench.declaration
+        file = f"{bench.label}/{decl.definition}"
+        data = bench.folder.files.get(decl.definition)
+        if data is None:
+            return None, [
+                Problem(file, "", "definition file named in benchmark.json is not in the sealed folder")
+            ]
+        raw, problems = load_json_bytes(data, file)
+        definition, more = validate_model(Definition, raw, file) if raw is not None else (None, [])
+        problems += more
+        if definition is None:
+            return None, problems
+        floors: dict[str, float | None] = {}
+        for index, check in enumerate(definition.checks):
+            bar, why = derive_floor(check.floor)
+            where = f"$.checks[{index}].floor"
+            if why is not None:
+                problems.append(Problem(file, where, why))
+            elif (bar is None) != (check.floor.bar is None) or (
+                bar is not None and check.floor.bar is not None and abs(bar - check.floor.bar) > 1e-9
+            ):
+                problems.append(
+                    Problem(
+                        file,
+                        f"{where}.bar",
+                        f"declared bar {check.floor.bar} disagrees with the "
+                        f"bar its kind and parameters give ({bar})",
+                    )
+                )
+            floors[check.key] = bar
+        ledger = None
+        if decl.corrections is not None:
+            lfile = f"{bench.label}/{decl.corrections}"
+            ldata = bench.folder.files.get(decl.corrections)
+            if ldata is None:
+                problems.append(Problem(lfile, "", "corrections ledger named in benchmark.json is missing"))
+            else:
+                lraw, more = load_json_bytes(ldata, lfile)
+                ledger, more2 = validate_model(Ledger, lraw, lfile) if lraw is not None else (None, [])
+                problems += more + more2
+        bindings = {
+            run: (arm.id, rep) for arm in definition.arms for rep, run in enumerate(arm.runs, start=1)
+        }
+        return DefinitionsState(definition, floors, ledger, bindings), problems
+
+    def score_run(
+        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+    ) -> tuple[RunScored | None, list[Problem]]:
+        if state is None:
+            return None, []
+        tally: DefinitionsState = state
+        label = f"{bench.label}/…/runs/{run_id}"
+        problems: list[Problem] = []
+        if "summary.json" not in run.files:
+            problems.append(
+                Problem(
+                    f"{label}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True
+                )
+            )
+        if "manifest.json" not in run.files:
+            return None, [*problems, Problem(f"{label}/manifest.json", "", "required file is missing")]
+        raw, more = load_json_bytes(run.files["manifest.json"], f"{label}/manifest.json")
+        manifest, more2 = (
+            validate_model(Manifest, raw, f"{label}/manifest.json") if raw is not None else (None, [])
+        )
+        problems += more + more2
+        if manifest is not None and manifest.run.verdict == "PENDING":
+            problems.append(
+                Problem(
+                    f"{label}/manifest.json",
+                    "$.run.verdict",
+                    "an incomplete (unfrozen) run: verdict still PENDING",
+                    refused=True,
+                )
+            )
+        if problems or manifest is None:
+            return None, problems
+        raw, problems = load_json_bytes(run.files["summary.json"], f"{label}/summary.json")
+        summary, more = (
+            validate_model(Summary, raw, f"{label}/summary.json") if raw is not None else (None, [])
+        )
+        problems += more
+        if manifest.run.runId != run_id:
+            problems.append(
+                Problem(f"{label}/manifest.json", "$.run.runId", f"names run {manifest.run.runId!r}")
+            )
+        if run_id not in tally.bindings:
+            problems.append(
+                Problem(f"{label}/manifest.json", "", "run is not bound to an arm of the definition")
+            )
+        rows, more = self._rows(tally, run, label, manifest.subject.modelId)
+        problems += more
+        if problems or summary is None:
+            return None, problems
+        return self._fold(tally, run, run_id, manifest, summary, rows), []
+
+    def _rows(
+        self, tally: DefinitionsState, run: VerifiedFolder, label: str, model: str | None
+    ) -> tuple[list[RowResult], list[Problem]]:
+        definition = tally.definition
+        cases = {c.id for c in definition.cases}
+        checks = {c.key for c in definition.checks}
+        rows: dict[str, RowResult] = {}
+        problems = []
+        for rel in sorted(f for f in run.files if f.startswith("scenarios/") and f.endswith(".json")):
+            file = f"{label}/{rel}"
+            raw, more = load_json_bytes(run.files[rel], file)
+            scenario, more2 = validate_model(Scenario, raw, file) if raw is not None else (None, [])
+            problems += more + more2
+            if scenario is None:
+                continue
+            if rel != "scenarios/" + sanitized_name(scenario.id):
+                problems.append(Problem(file, "$.id", f"file name should be {sanitized_name(scenario.id)!r}"))
+            expected = stimulus_hash(scenario.input)
+            if scenario.stimulusHash is not None and scenario.stimulusHash != expected:
+                problems.append(Problem(file, "$.stimulusHash", "does not hash this row's input"))
+            case, _, check = scenario.id.partition(MIDDLE_DOT)
+            result = row_result(scenario, case, check, model)
+            if case not in cases or check not in checks:
+                if result.state != "notApplicable":
+                    problems.append(
+                        Problem(file, "$.id", f"row {scenario.id!r} names no (case, check) of the definition")
+                    )
+                continue
+            if scenario.id in rows:
+                problems.append(Problem(file, "$.id", f"duplicate row {scenario.id!r}"))
+            rows[scenario.id] = result
+        for case in sorted(cases):
+            for check in sorted(checks):
+                if f"{case}{MIDDLE_DOT}{check}" not in rows:
+                    problems.append(
+                        Problem(f"{label}/scenarios", "", f"no row for case {case!r} × check {check!r}")
+                    )
+        return [rows[k] for k in sorted(rows)], problems
+
+    def _fold(
+        self,
+        tally: DefinitionsState,
+        run: VerifiedFolder,
+        run_id: str,
+        manifest: Manifest,
+        summary: Summary,
+        rows: list[RowResult],
+    ) -> RunScored:
+        arm, rep = tally.bindings[run_id]
+        tally.seen.add(run_id)
+        tally.parents[arm].add(manifest.run.parentInvocationId)
+        for row in rows:
+            tally.reps[row.check, arm, row.case].append((row.state, row.value))
+        recomputed = verdict(rows)
+        disagrees = recomputed != manifest.run.verdict or recomputed != summary.verdict
+        if disagrees:
+            tally.disagreements.append((run_id, f"{manifest.run.verdict} / {summary.verdict}", recomputed))
+        measured = [r for r in rows if r.state == "measured"]
+        counts = RunCounts(
+            measured=len(measured),
+            not_applicable=sum(r.state == "notApplicable" for r in rows),
+            not_measured=sum(r.state == "notMeasured" for r in rows),
+            passed=sum(r.outcome == "pass" for r in measured),
+            failed=sum(r.outcome == "fail" for r in measured),
+            warned=sum(r.outcome == "warn" for r in measured),
+        )
+        summary_row = DefinitionsRunSummary(
+            id=run_id,
+            arm=arm,
+            rep=rep,
+            subject=manifest.subject.name,
+            digest=run.digest,
+            parent_invocation=manifest.run.parentInvocationId,
+            producer_verdict=manifest.run.verdict,
+            summary_verdict=summary.verdict,
+            verdict=recomputed,
+            disagrees=disagrees,
+            counts=counts,
+        )
+        return RunScored(summary_row, DefinitionsRunDetail(**summary_row.model_dump(), rows=tuple(rows)))
+
+    def finish(
+        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+    ) -> tuple[DefinitionsSection, Disclosures, list[Problem]]:
+        tally: DefinitionsState = state
+        definition = tally.definition
+        decl: DefinitionsDeclaration = bench.declaration
+        file = f"{bench.label}/{decl.definition}"
+        problems = [
+            Problem(file, "$.arms", f"run {r!r} of arm {tally.bindings[r][0]!r} has no sealed run folder")
+            for r in sorted(set(tally.bindings) - tally.seen)
+        ]
+        for arm, parents in sorted(tally.parents.items()):
+            if len(parents) > 1 or None in parents:
+                problems.append(
+                    Problem(file, "$.arms", f"the reps of arm {arm!r} do not share one parentInvocationId")
+                )
+        floors = tuple(
+            FloorRow(
+                check=c.key,
+                kind=c.floor.kind,
+                params=tuple(sorted(c.floor.params.items())),
+                derivation=c.floor.derivation,
+                bar=tally.floors[c.key],
+                usable=tally.floors[c.key] is not None,
+            )
+            for c in definition.checks
+        )
+        section = DefinitionsSection(
+            contract=bench.contract,
+            definition=definition,
+            floors=floors,
+            runs=tuple(sorted(runs, key=lambda r: (r.arm, r.rep))),
+            floor_tests=floor_tests(tally.reps, definition, tally.floors),
+            values=values(tally.reps, definition),
+            paired=paired(tally.reps, definition),
+            census=census(tally.reps, definition),
+            corrections=tally.ledger.corrections if tally.ledger else (),
+            floors_note=FLOORS_NOTE,
+        )
+        return section, _disclosures(section, tally), problems
+
+
+def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclosures:
+    corrections = tuple(
+        f"{c.id}: {c.superseded} → {c.corrected} · direction: {c.direction} · "
+        f"blast radius: {c.blast_radius} · prediction: {c.prediction}"
+        for c in section.corrections
+    )
+    from generator.report import Disagreement
+
+    return Disclosures(
+        status=section.contract.status or None,
+        limitations=(),
+        own_limitations=OWN_LIMITATIONS,
+        interpretations=INTERPRETATIONS,
+        blind=BlindRecord(
+            subjects_blind=False,
+            statement="Nothing in this benchmark is scored blind: arms and "
+            "subjects are named by the runs' manifests.",
+            evaluator_hashes=(),
+            identities_revealed=False,
+            scores_frozen_in=None,
+        ),
+        excluded_counts=tuple(
+            (f"void census cells (observed, nothing measured): {c.check} × {c.arm}", 1)
+            for c in section.census
+            if c.void
+        ),
+        unavailable=(("checks without a usable floor (no test)", sum(not f.usable for f in section.floors)),),
+        floors_note=section.floors_note,
+        corrections=corrections,
+        disagreements=tuple(
+            Disagreement(run=r, item="run verdict", producer=p, recomputed=v)
+            for r, p, v in sorted(tally.disagreements)
+        ),
+        provenance=(),
+    )

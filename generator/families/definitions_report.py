@@ -1,0 +1,141 @@
+"""Report section of the definitions family: verdicts, floors, paired arms, census, corrections."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from generator.families.definitions_models import Correction, Definition
+from generator.figures import Interval, Model
+
+RowState = Literal["measured", "notApplicable", "notMeasured"]
+Verdict = Literal["PASS", "FAIL", "WARN", "PENDING"]
+
+
+class AdrContract(Model):
+    """ADR-032 as pinned text: its title and status lines, shown verbatim."""
+
+    title: str
+    status: str
+    decision: str
+
+
+class FloorRow(Model):
+    check: str
+    kind: str
+    params: tuple[tuple[str, int], ...]
+    derivation: str
+    bar: float | None = Field(description="Derived by benchsite from the kind and parameters.")
+    usable: bool = Field(description="Derived and has a bar: usable as a bar.")
+
+
+class RowResult(Model):
+    id: str
+    case: str
+    check: str
+    state: RowState
+    outcome: Literal["pass", "fail", "warn"] | None = Field(description="None when not measured.")
+    value: float | None
+    judge: str | None = Field(description="The judge's model id; None for a deterministic check.")
+    self_judged: bool
+
+
+class RunCounts(Model):
+    measured: int
+    not_applicable: int
+    not_measured: int
+    passed: int
+    failed: int
+    warned: int
+
+
+class DefinitionsRunSummary(Model):
+    id: str
+    arm: str
+    rep: int
+    subject: str
+    digest: str
+    parent_invocation: str | None
+    producer_verdict: str = Field(description="manifest.json run.verdict")
+    summary_verdict: str = Field(description="summary.json verdict")
+    verdict: Verdict = Field(description="Recomputed by benchsite from the rows.")
+    disagrees: bool
+    counts: RunCounts
+
+
+class DefinitionsRunDetail(DefinitionsRunSummary):
+    rows: tuple[RowResult, ...]
+
+
+class FloorTest(Model):
+    """A check's successes over measured cases against its own floor, for one arm and one rule."""
+
+    check: str
+    arm: str
+    rule: str
+    successes: int
+    cases: int
+    bar: float | None
+    p_value: float | None = Field(description="Exact one-sided P(X ≥ k | n, bar); None when undefined.")
+    test: str
+    minimum_p: float | None
+    underpowered: bool
+    above_floor: bool
+    interval: Interval | None
+
+
+class CaseValue(Model):
+    check: str
+    arm: str
+    rule: str
+    value: float | None = Field(description="Mean over measured cases of each case's collapsed value.")
+    cases: int
+
+
+class PairedRow(Model):
+    check: str
+    reference: str
+    challenger: str
+    wins: int
+    losses: int
+    ties: int
+    p_value: float = Field(description="Exact two-sided sign test on wins + losses (1 when none).")
+    minimum_p: float
+    mean_delta: float | None
+    undecidable: bool
+    excluded_not_measured: int
+    excluded_not_applicable: int
+
+
+class CensusRow(Model):
+    check: str
+    arm: str
+    measured: int
+    not_applicable: int
+    not_measured: int
+    void: bool = Field(description="Something was observed and nothing measured.")
+
+
+class DefinitionsSection(Model):
+    family: Literal["definitions"] = "definitions"
+    contract: AdrContract
+    definition: Definition
+    floors: tuple[FloorRow, ...]
+    runs: tuple[DefinitionsRunSummary, ...]
+    floor_tests: tuple[FloorTest, ...]
+    values: tuple[CaseValue, ...]
+    paired: tuple[PairedRow, ...]
+    census: tuple[CensusRow, ...]
+    corrections: tuple[Correction, ...]
+    floors_note: str
+
+    @staticmethod
+    def detail_model() -> type[DefinitionsRunDetail]:
+        return DefinitionsRunDetail
+
+    def frozen_scores(self) -> bytes | None:
+        return None
+
+    def reveal_citation(self) -> tuple[str, str] | None:
+        return None
