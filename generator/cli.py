@@ -9,6 +9,9 @@ import click
 
 from generator import __version__
 from generator.build import BuildConfig, build, verify
+from generator.compare import compare, read_store_run, run_compare, summary_text
+from generator.errors import Incomparable
+from generator.jsonio import canonical_json
 from generator.schemas import SCHEMAS, schema_json
 from generator.seal import write_seal
 
@@ -19,6 +22,7 @@ Exit codes:
   3  input refused: a seal is missing or does not hold
   4  invalid content: bad JSON, schema violation, duplicate ids
   5  version conflict: a published version would change
+ 13  incomparable (compare): two runs cannot be paired row by row
 """
 
 runs_option = click.option(
@@ -85,6 +89,27 @@ def seal_cmd(folder: Path) -> None:
     """
     seal = write_seal(folder)
     click.echo(f"sealed: {seal}")
+
+
+@main.command("compare", epilog=EXIT_CODES)
+@click.argument("baseline", type=click.Path(path_type=Path))
+@click.argument("candidate", type=click.Path(path_type=Path))
+@click.option("--strict", is_flag=True, help="An axis recorded on neither side also blocks.")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) -> None:
+    """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
+    try:
+        result = run_compare(baseline, candidate, strict)
+    except Incomparable as exc:
+        if as_json:
+            result = compare(read_store_run(baseline), read_store_run(candidate), strict)
+            click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
+            raise SystemExit(exc.exit_code) from None
+        raise
+    if as_json:
+        click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
+    else:
+        click.echo(summary_text(result))
 
 
 @main.command("schema")

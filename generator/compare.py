@@ -1,0 +1,187 @@
+"""``benchsite compare``: two AgentEval store-v1 runs, paired row by row, or refused as incomparable.
+
+Rows pair by exact id. A pair is comparable only when both rows carry comparability facts that
+agree on every axis (AgentEval's compare rules); anything else makes the whole comparison
+Incomparable (exit 13) with every reason listed — never a silent diff.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import Field
+
+from generator.errors import EXIT_USAGE, BenchsiteError, Incomparable, Problem, ProblemReport
+from generator.families.definitions import row_result
+from generator.families.definitions_models import Manifest, Scenario
+from generator.figures import Model
+from generator.inputs import verify_folder
+from generator.jsonio import load_json_bytes, validate_model
+from generator.seal import SEAL_NAME
+
+
+class UnusablePath(BenchsiteError):
+    exit_code = EXIT_USAGE
+
+
+class RowDelta(Model):
+    id: str
+    baseline: float | None
+    candidate: float | None
+    delta: float | None = Field(description="candidate − baseline, when both rows were measured.")
+    recovered: bool = Field(description="Failed in the baseline, passes in the candidate.")
+    regressed: bool = Field(description="Passed in the baseline, fails in the candidate.")
+    usable_floor: bool
+    self_judged: bool
+
+
+class Comparison(Model):
+    baseline: str
+    candidate: str
+    sealed: tuple[bool, bool]
+    comparable: bool
+    reasons: tuple[str, ...]
+    rows: tuple[RowDelta, ...]
+    mean_delta: float | None
+    recovered: tuple[str, ...]
+    regressed: tuple[str, ...]
+    without_usable_floor: tuple[str, ...]
+    self_judged: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StoreRun:
+    path: Path
+    sealed: bool
+    model: str | None
+    rows: dict[str, Scenario]
+
+
+def read_store_run(path: Path) -> StoreRun:
+    """A store-v1 run folder: its seal verified when it has one, every scenario parsed strictly."""
+    if not path.is_dir() or not (path / "manifest.json").is_file():
+        raise UnusablePath(f"{path}: not a store-v1 run folder (no manifest.json)")
+    sealed = (path / SEAL_NAME).is_file()
+    if sealed:
+        folder, refusals = verify_folder(path)
+        if folder is None:
+            raise ProblemReport(refusals)
+        files = dict(folder.files)
+    else:
+        files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*.json"))}
+    problems: list[Problem] = []
+    raw, more = load_json_bytes(files["manifest.json"], f"{path}/manifest.json")
+    manifest, more2 = (
+        validate_model(Manifest, raw, f"{path}/manifest.json") if raw is not None else (None, [])
+    )
+    problems += more + more2
+    rows: dict[str, Scenario] = {}
+    for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):
+        raw, more = load_json_bytes(files[rel], f"{path}/{rel}")
+        scenario, more2 = validate_model(Scenario, raw, f"{path}/{rel}") if raw is not None else (None, [])
+        problems += more + more2
+        if scenario is not None:
+            if scenario.id in rows:
+                problems.append(Problem(f"{path}/{rel}", "$.id", f"duplicate row {scenario.id!r}"))
+            rows[scenario.id] = scenario
+    if problems:
+        raise ProblemReport(problems)
+    return StoreRun(path, sealed, manifest.subject.modelId if manifest else None, rows)
+
+
+def _axes(row_id: str, a: Scenario, b: Scenario, strict: bool) -> list[str]:
+    """Every comparability axis on which two rows disagree (or are recorded on one side only)."""
+    ca, cb = a.comparability, b.comparability
+    if ca is None or cb is None:
+        return [f"{row_id}: no comparability facts on the {'baseline' if ca is None else 'candidate'} side"]
+    ja, jb = ca.judge, cb.judge
+    axes: list[tuple[str, object, object, bool]] = [
+        ("evalKey", ca.evalKey, cb.evalKey, False),
+        ("evalVersion", ca.evalVersion.casefold(), cb.evalVersion.casefold(), False),
+        ("effectiveBar", ca.effectiveBar, cb.effectiveBar, True),
+        ("judge", ja is not None, jb is not None, False),
+        ("stimulus", a.stimulusHash or None, b.stimulusHash or None, True),
+    ]
+    if ja is not None and jb is not None:
+        axes.append(("judge.modelId", ja.modelId, jb.modelId, False))
+        digest_a = ja.rubricDigest.casefold() if ja.rubricDigest else None
+        digest_b = jb.rubricDigest.casefold() if jb.rubricDigest else None
+        axes.append(("judge.rubricDigest", digest_a, digest_b, True))
+    reasons = []
+    for name, left, right, optional in axes:
+        if optional and left is None and right is None:
+            if strict:
+                reasons.append(f"{row_id}: {name} recorded on neither side (--strict)")
+        elif left is None or right is None:
+            reasons.append(f"{row_id}: {name} recorded on one side only")
+        elif left != right:
+            reasons.append(f"{row_id}: {name} differs ({left} ≠ {right})")
+    return reasons
+
+
+def compare(baseline: StoreRun, candidate: StoreRun, strict: bool = False) -> Comparison:
+    shared = sorted(set(baseline.rows) & set(candidate.rows))
+    reasons = [] if shared else ["no shared row"]
+    reasons += [f"{r}: only in the baseline" for r in sorted(set(baseline.rows) - set(candidate.rows))]
+    reasons += [f"{r}: only in the candidate" for r in sorted(set(candidate.rows) - set(baseline.rows))]
+    deltas = []
+    for row_id in shared:
+        a, b = baseline.rows[row_id], candidate.rows[row_id]
+        reasons += _axes(row_id, a, b, strict)
+        ra = row_result(a, "", "", baseline.model)
+        rb = row_result(b, "", "", candidate.model)
+        floor = b.comparability.chanceFloor if b.comparability else None
+        deltas.append(
+            RowDelta(
+                id=row_id,
+                baseline=ra.value,
+                candidate=rb.value,
+                delta=None if ra.value is None or rb.value is None else rb.value - ra.value,
+                recovered=ra.outcome == "fail" and rb.outcome == "pass",
+                regressed=ra.outcome == "pass" and rb.outcome == "fail",
+                usable_floor=floor is not None and floor.state == "derived" and floor.bar is not None,
+                self_judged=ra.self_judged or rb.self_judged,
+            )
+        )
+    measured = [d.delta for d in deltas if d.delta is not None]
+    return Comparison(
+        baseline=str(baseline.path),
+        candidate=str(candidate.path),
+        sealed=(baseline.sealed, candidate.sealed),
+        comparable=not reasons,
+        reasons=tuple(reasons),
+        rows=tuple(deltas),
+        mean_delta=statistics.fmean(measured) if measured else None,
+        recovered=tuple(d.id for d in deltas if d.recovered),
+        regressed=tuple(d.id for d in deltas if d.regressed),
+        without_usable_floor=tuple(d.id for d in deltas if not d.usable_floor),
+        self_judged=tuple(d.id for d in deltas if d.self_judged),
+    )
+
+
+def summary_text(result: Comparison) -> str:
+    lines = [
+        f"baseline  {result.baseline}{'' if result.sealed[0] else ' (unsealed)'}",
+        f"candidate {result.candidate}{'' if result.sealed[1] else ' (unsealed)'}",
+    ]
+    if not result.comparable:
+        return "\n".join([*lines, "INCOMPARABLE:", *(f"  {r}" for r in result.reasons)])
+    mean = "—" if result.mean_delta is None else f"{result.mean_delta:+.4f}"
+    lines += [
+        f"comparable: {len(result.rows)} row(s) paired; mean delta {mean}",
+        f"recovered ({len(result.recovered)}): {', '.join(result.recovered) or 'none'}",
+        f"regressed ({len(result.regressed)}): {', '.join(result.regressed) or 'none'}",
+        f"rows without a usable floor: {len(result.without_usable_floor)}",
+        f"rows judged by their own subject's model: {len(result.self_judged)}",
+        "floors and self-judging are reported, not gating",
+    ]
+    return "\n".join(lines)
+
+
+def run_compare(baseline: Path, candidate: Path, strict: bool) -> Comparison:
+    result = compare(read_store_run(baseline), read_store_run(candidate), strict)
+    if not result.comparable:
+        raise Incomparable(summary_text(result))
+    return result
