@@ -14,8 +14,8 @@ from pathlib import Path
 from pydantic import Field
 
 from generator.errors import EXIT_USAGE, BenchsiteError, Incomparable, Problem, ProblemReport
-from generator.families.definitions import row_result
 from generator.families.definitions_models import Manifest, Scenario
+from generator.families.definitions_store import row_result
 from generator.figures import Model
 from generator.inputs import verify_folder
 from generator.jsonio import load_json_bytes, validate_model

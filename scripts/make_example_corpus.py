@@ -684,8 +684,8 @@ def store_row(
 
 
 def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
-    from generator.families.definitions import row_result, sanitized_name, verdict
     from generator.families.definitions_models import Scenario
+    from generator.families.definitions_store import row_result, sanitized_name, verdict
 
     bench = out / "recsys-grounding"
     rng = random.Random(seed)

@@ -1,0 +1,74 @@
+"""Reading AgentEval store-v1 rows: file names, stimulus hashes, measurement states, run verdicts."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from generator.families.definitions_models import Scenario, output_tree
+from generator.families.definitions_report import RowResult
+
+
+def sanitized_name(scenario_id: str) -> str:
+    """The store-v1 scenario file name for an id (the producer's sanitising rule)."""
+    name = re.sub(r'[/\\<>:"|?*\x00]', "-", scenario_id).strip(". ")
+    if name != scenario_id:
+        name += "__" + hashlib.sha256(scenario_id.encode("utf-8")).hexdigest()[:16]
+    return name + ".json"
+
+
+def stimulus_hash(text: str) -> str | None:
+    if not text:
+        return None
+    normal = text.replace("\r\n", "\n").replace("\r", "\n")
+    return "sha256:" + hashlib.sha256(normal.encode("utf-8")).hexdigest()
+
+
+def row_result(scenario: Scenario, case: str, check: str, subject_model: str | None) -> RowResult:
+    tree = output_tree(scenario.output)
+    score: dict[str, Any] = tree["score"] if tree else {}
+    measurement, label = score.get("measurement"), score.get("label")
+    if measurement in ("notApplicable", "notMeasured"):
+        state = measurement
+    elif label == "inapplicable":
+        state = "notApplicable"
+    elif label in ("skipped", "error"):
+        state = "notMeasured"
+    else:
+        state = "measured"
+    outcome = None
+    value = None
+    if state == "measured":
+        outcome = "warn" if label == "warn" else ("pass" if scenario.passed else "fail")
+        raw = score.get("value", scenario.score)
+        value = (
+            float(raw)
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool)
+            else float(scenario.passed)
+        )
+    judge = scenario.comparability.judge if scenario.comparability else None
+    self_judged = judge is not None and (
+        judge.subjectRelation == "sameModel" or (subject_model is not None and judge.modelId == subject_model)
+    )
+    return RowResult(
+        id=scenario.id,
+        case=case,
+        check=check,
+        state=state,
+        outcome=outcome,
+        value=value,
+        judge=judge.modelId if judge else None,
+        self_judged=self_judged,
+    )
+
+
+def verdict(rows: list[RowResult]) -> str:
+    measured = [r for r in rows if r.state == "measured"]
+    if any(r.outcome == "fail" for r in measured):
+        return "FAIL"
+    if not measured:
+        return "PENDING"
+    if any(r.outcome == "warn" for r in measured) or any(r.state == "notMeasured" for r in rows):
+        return "WARN"
+    return "PASS"
