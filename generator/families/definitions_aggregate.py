@@ -19,6 +19,7 @@ from generator.stats import exact_interval
 
 Reps = Mapping[tuple[str, str, str], list[tuple[str, float | None]]]
 TAIL = "exact one-sided binomial tail P(X ≥ k | n, bar) (scipy.stats.binom.sf)"
+BEST_OF_N = "best-of-N: a case passes if any rep passed, optimistic by construction"
 
 
 def _measured(reps: Reps, check: str, arm: str, case: str) -> list[float]:
@@ -53,6 +54,7 @@ def floor_tests(
                         underpowered=min_p is not None and min_p > 0.05,
                         above_floor=above_floor(p, min_p),
                         interval=exact_interval(k, n),
+                        flag=BEST_OF_N if rule == "any" else None,
                     )
                 )
     return tuple(tests)
@@ -85,11 +87,11 @@ def paired(reps: Reps, definition: Definition) -> tuple[PairedRow, ...]:
                 ref = _measured(reps, check.key, reference, case.id)
                 ch = _measured(reps, check.key, arm.id, case.id)
                 if not ref or not ch:
-                    states = [
-                        s for a in (reference, arm.id) for s, _ in reps.get((check.key, a, case.id), [])
+                    sides = [
+                        [s for s, _ in reps.get((check.key, a, case.id), [])] for a in (reference, arm.id)
                     ]
-                    if states and all(s == "notApplicable" for s in states):
-                        skipped_na += 1
+                    if any(side and all(s == "notApplicable" for s in side) for side in sides):
+                        skipped_na += 1  # the case does not apply to at least one arm
                     else:
                         skipped_nm += 1
                     continue

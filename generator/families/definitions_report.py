@@ -83,6 +83,7 @@ class FloorTest(Model):
     underpowered: bool
     above_floor: bool
     interval: Interval | None
+    flag: str | None = Field(description="A caution about the collapse rule ('any' is best-of-N).")
 
 
 class CaseValue(Model):

@@ -62,8 +62,8 @@ def tail_p(successes: int, n: int, bar: float | None) -> float | None:
 
 
 def minimum_attainable(n: int, bar: float | None) -> float | None:
-    """bar^n: the smallest p-value n cases can reach against this floor."""
-    if bar is None or n == 0 or bar <= 0 or bar >= 1:
+    """bar^n: the smallest p-value n cases can reach against this floor (1 with no case)."""
+    if bar is None or bar <= 0 or bar >= 1:
         return None
     return float(bar**n)
 
