@@ -13,6 +13,16 @@ class Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
+class SectionDefaults(Model):
+    """What a family section says when it has no frozen scores and no reveal (most families)."""
+
+    def frozen_scores(self) -> bytes | None:
+        return None
+
+    def reveal_citation(self) -> tuple[str, str] | None:
+        return None
+
+
 class Interval(Model):
     """An exact confidence interval on a proportion."""
 

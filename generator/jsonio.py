@@ -175,6 +175,18 @@ def compact_json(value: Any) -> str:
     )
 
 
+def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem]) -> Iterator[tuple[int, M]]:
+    """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``."""
+    for number, value, line_problems in iter_jsonl(data, file):
+        problems.extend(line_problems)
+        if value is None:
+            continue
+        parsed, more = validate_model(model, value, file, f"line {number}")
+        problems.extend(more)
+        if parsed is not None:
+            yield number, parsed
+
+
 def canonical_json(value: Any) -> str:
     """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline."""
     return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

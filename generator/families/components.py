@@ -39,7 +39,7 @@ from generator.families.components_scoring import (
     rationale,
 )
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_jsonl, validate_model
+from generator.jsonio import iter_models
 from generator.report import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 
 RUN_FILE = "run.json"
@@ -207,13 +207,8 @@ class ComponentsFamily(Family):
         file = f"{label}/{EPISODES_FILE}"
         results: list[EpisodeResult] = []
         seen: set[str] = set()
-        for number, value, line_problems in iter_jsonl(run.files[EPISODES_FILE], file):
-            problems += line_problems
-            episode, more = (
-                validate_model(Episode, value, file, f"line {number}") if value is not None else (None, [])
-            )
-            problems += more
-            if episode is None or meta is None:
+        for number, episode in iter_models(run.files[EPISODES_FILE], file, Episode, problems):
+            if meta is None:
                 continue
             where = f"line {number}"
             if episode.task not in tasks:

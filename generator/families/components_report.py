@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.families.components_models import ComponentsContract, Task
-from generator.figures import Model, Rate
+from generator.figures import Model, Rate, SectionDefaults
 
 
 class Spread(Model):
@@ -138,7 +138,7 @@ class RunDetail(RunSummary):
     episodes: tuple[EpisodeResult, ...]
 
 
-class ComponentsSection(Model):
+class ComponentsSection(SectionDefaults):
     family: Literal["components"] = "components"
     contract: ComponentsContract
     tasks: tuple[Task, ...]
@@ -152,9 +152,3 @@ class ComponentsSection(Model):
     @staticmethod
     def detail_model() -> type[RunDetail]:
         return RunDetail
-
-    def frozen_scores(self) -> bytes | None:
-        return None
-
-    def reveal_citation(self) -> tuple[str, str] | None:
-        return None

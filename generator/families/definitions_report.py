@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.families.definitions_models import Correction, Definition
-from generator.figures import Interval, Model
+from generator.figures import Interval, Model, SectionDefaults
 
 RowState = Literal["measured", "notApplicable", "notMeasured"]
 Verdict = Literal["PASS", "FAIL", "WARN", "PENDING"]
@@ -118,7 +118,7 @@ class CensusRow(Model):
     void: bool = Field(description="Something was observed and nothing measured.")
 
 
-class DefinitionsSection(Model):
+class DefinitionsSection(SectionDefaults):
     family: Literal["definitions"] = "definitions"
     contract: AdrContract
     definition: Definition
@@ -134,9 +134,3 @@ class DefinitionsSection(Model):
     @staticmethod
     def detail_model() -> type[DefinitionsRunDetail]:
         return DefinitionsRunDetail
-
-    def frozen_scores(self) -> bytes | None:
-        return None
-
-    def reveal_citation(self) -> tuple[str, str] | None:
-        return None

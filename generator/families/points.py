@@ -27,7 +27,7 @@ from generator.families.points_report import (
 from generator.families.points_scoring import score_attempt
 from generator.figures import Mean
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_jsonl, validate_model
+from generator.jsonio import iter_models
 from generator.report import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
 from generator.stats import rate
 
@@ -226,14 +226,7 @@ class PointsFamily(Family):
         attempts: list[AttemptResult] = []
         seen: set[str] = set()
         file = f"{label}/{ATTEMPTS_FILE}"
-        for number, value, line_problems in iter_jsonl(run.files[ATTEMPTS_FILE], file):
-            problems += line_problems
-            if value is None:
-                continue
-            attempt, more = validate_model(Attempt, value, file, where=f"line {number}")
-            problems += more
-            if attempt is None:
-                continue
+        for number, attempt in iter_models(run.files[ATTEMPTS_FILE], file, Attempt, problems):
             if attempt.task not in tasks:
                 problems.append(Problem(file, f"line {number} $.task", f"unknown task {attempt.task!r}"))
                 continue

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.families.points_models import Outcome, PointsContract, PointsTask
-from generator.figures import Mean, Model, Rate
+from generator.figures import Mean, Model, Rate, SectionDefaults
 
 DimensionState = Literal["scored", "inconclusive", "unavailable", "not executed"]
 
@@ -86,7 +86,7 @@ class RunResult(PointsRunSummary):
     attempts: tuple[AttemptResult, ...]
 
 
-class PointsSection(Model):
+class PointsSection(SectionDefaults):
     """Everything the points family computed for one benchmark."""
 
     family: Literal["points"] = "points"
@@ -100,10 +100,3 @@ class PointsSection(Model):
     @staticmethod
     def detail_model() -> type[RunResult]:
         return RunResult
-
-    def frozen_scores(self) -> bytes | None:
-        """This family scores no blind subjects that a later reveal could name."""
-        return None
-
-    def reveal_citation(self) -> tuple[str, str] | None:
-        return None

@@ -28,7 +28,7 @@ from generator.families.trials_report import (
 )
 from generator.families.trials_scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_jsonl, load_json_bytes, validate_model
+from generator.jsonio import iter_models, load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
 
 RUN_FILE = "run.json"
@@ -184,16 +184,7 @@ class TrialsFamily(Family):
             return None, [*problems, Problem(f"{label}/{RUN_FILE}", "$.plan_sha256", message, refused=True)]
         file = f"{label}/{RESULTS_FILE}"
         results: dict[str, TrialResult] = {}
-        for number, value, line_problems in iter_jsonl(run.files[RESULTS_FILE], file):
-            problems += line_problems
-            result, more = (
-                validate_model(TrialResult, value, file, f"line {number}")
-                if value is not None
-                else (None, [])
-            )
-            problems += more
-            if result is None:
-                continue
+        for number, result in iter_models(run.files[RESULTS_FILE], file, TrialResult, problems):
             where = f"line {number} $.trial_id"
             if result.trial_id not in plan.trials:
                 problems.append(
