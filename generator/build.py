@@ -69,6 +69,10 @@ def _frozen_version(
             f"(this version is {report.site_version!r})"
         )
     (version,) = versions
+    try:
+        check_version(version)
+    except OutputError as exc:
+        raise InvalidContent(f"a reveal cites version {version!r}: {exc.message}") from None
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
     if existing.exists():
@@ -85,6 +89,7 @@ def _frozen_version(
         finally:
             blind.details.close()
         staged = (version, stage)
+        _scan_blind(stage, report)
 
         def frozen(bench: str) -> bytes | None:
             return stage.read(f"data/scores/{bench}.json")
@@ -98,6 +103,30 @@ def _frozen_version(
                 f"{version!r}, but that version has {found}: a reveal applies only to frozen scores"
             )
     return staged
+
+
+def _scan_blind(stage: Staging, report: SiteReport) -> None:
+    """Every revealed name must be absent from every byte and file name of the blind version."""
+    names = {n.name for b in report.benchmarks if b.section.family == "trials" and b.section.reveal
+             for n in b.section.reveal.names}  # fmt: skip
+    needles = {form for name in names for form in _spellings(name)}
+    for rel in sorted(stage.paths):
+        haystack = (rel + "\n").encode("utf-8").lower() + (stage.folder / rel).read_bytes().lower()
+        found = sorted(n for n in needles if n in haystack)
+        if found:
+            raise InvalidContent(
+                f"{rel}: the blind version would contain a revealed provider name "
+                f"({found[0].decode('utf-8', 'replace')}); blind inputs must not name providers"
+            )
+
+
+def _spellings(name: str) -> set[bytes]:
+    """A name as it may appear in bytes: plain, JSON-escaped, HTML-escaped (all lower case)."""
+    import html
+    import json
+
+    forms = {name, json.dumps(name, ensure_ascii=True)[1:-1], html.escape(name)}
+    return {form.lower().encode("utf-8") for form in forms if form}
 
 
 def verify(runs: Path) -> Scored:

@@ -485,7 +485,7 @@ def make_components(out: Path, seed_file: Path, seed: int) -> None:
             "L1, L2, L4 and a clean control task. Example corpus.",
             "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
             "minimum_seeds": 5,
-            "anti_gaming": {"flag_everything_max_score": 0.35, "no_evidence_max_score_l2_plus": 0.25},
+            "anti_gaming": {"flag_everything_max_outcome": 0.35, "no_evidence_max_outcome_l2_plus": 0.25},
             "tasks": tasks,
         },
     )

@@ -120,7 +120,7 @@ def declaration(tasks: list[dict[str, Any]]) -> ComponentsDeclaration:
         "family": "components",
         "title": "T",
         "rubric": {"file": "rubric.json", "sha256": "0" * 64},
-        "anti_gaming": {"flag_everything_max_score": 0.35, "no_evidence_max_score_l2_plus": 0.25},
+        "anti_gaming": {"flag_everything_max_outcome": 0.35, "no_evidence_max_outcome_l2_plus": 0.25},
         "tasks": tasks,
     }
     return ComponentsDeclaration.model_validate_json(json.dumps(value))
@@ -502,7 +502,7 @@ def test_baselines_are_checked_against_the_declared_thresholds() -> None:
 
     def run(kind: str, task: str, level: str, *scores: float) -> list[EpisodeResult]:
         return [
-            with_components(base, i, 0.0, 0.0, 0.0, s, kind=kind, task=task, level=level, subject=kind)
+            with_components(base, i, s, 0.0, 0.0, 0.0, kind=kind, task=task, level=level, subject=kind)
             for i, s in enumerate(scores)
         ]
 
@@ -853,15 +853,16 @@ def test_corpus_baselines_pass_violate_and_are_not_checked(site: Path) -> None:
         (b["baseline"], b["task"]): (b["threshold"], b["passes"])
         for b in section(site)["section"]["baselines"]
     }
-    assert checks[("no_evidence_baseline", "JE-00")] == (0.25, False)
-    assert checks[("no_evidence_baseline", "JE-01")] == (None, None)
-    assert checks[("no_evidence_baseline", "JE-04")] == (0.25, True)
+    assert checks[("no_evidence_baseline", "JE-00")] == (None, None)  # a clean control: nothing can leak
+    assert checks[("no_evidence_baseline", "JE-01")] == (None, None)  # L1
+    assert checks[("no_evidence_baseline", "JE-02")] == (0.25, False)  # mean outcome 0.5 leaks
+    assert checks[("no_evidence_baseline", "JE-04")] == (0.25, False)  # mean outcome 0.4 leaks
     assert all(v == (0.35, True) for (kind, _), v in checks.items() if kind == "flag_everything_baseline")
     table = next(t for t in page(site / "b" / BENCH / "index.html").tables if t.head[:1] == ["Baseline"])
     shown = {(r[0], r[1]): r[-1] for _, r in table.rows}
-    assert shown[("no_evidence_baseline", "JE-00")] == "violated"
+    assert shown[("no_evidence_baseline", "JE-00")] == "not checked"
     assert shown[("no_evidence_baseline", "JE-01")] == "not checked"
-    assert shown[("no_evidence_baseline", "JE-04")] == "holds"
+    assert shown[("no_evidence_baseline", "JE-04")] == "violated"
     notes = (site / "release-notes.md").read_text(encoding="utf-8")
     assert "no\\_evidence\\_baseline on JE-01 (L1): score 0.400" in notes and "— not checked." in notes
     assert 'the contract leaves "negative" open' in notes

@@ -78,6 +78,19 @@ INTERPRETATIONS = (
         "scored leaves the rationale unscored on any level.",
     ),
     Interpretation(
+        id="components-fabricated-grounding",
+        text="evidence_grounding … zero: Cites nothing, or something never opened.",
+        reading="When the citation audit finds a cited evidence id that was never opened, evidence_grounding "
+        "is 0 whatever the judges said (the audit is deterministic proof of the zero condition), so the "
+        "rationale fails the pass bar outright.",
+    ),
+    Interpretation(
+        id="components-seeds",
+        text=">=5 seeds per task; report variance",
+        reading="Seeds are counted per declared task × model: a task a model has no episode for is an empty, "
+        "flagged cell. Two episodes of one (task, model, seed) are refused as invalid content.",
+    ),
+    Interpretation(
         id="components-separate-calls",
         text="Criteria scored in separate calls.",
         reading="Each judgment record is one call scoring one criterion; a call id scoring two "
@@ -87,9 +100,11 @@ INTERPRETATIONS = (
         id="components-negative",
         text="Flag-everything baseline must score clearly negative on every task",
         reading="The contract leaves how 'negative' is realised against [0, 1] components open (its "
-        "ROADMAP open decision). This benchmark declares the threshold it holds the baseline to: "
-        "the baseline's mean score on each task must not exceed the declared value; likewise the "
-        "no-evidence baseline on L2+ tasks. A miss is reported, not hidden, and changes no score.",
+        "ROADMAP open decision). This benchmark declares the threshold it holds each baseline to, on the "
+        "component the contract names — outcome (the precision penalty, the leak into the ledger row): "
+        "the flag-everything baseline's mean outcome per task, and the no-evidence baseline's on L2+ tasks "
+        "with a seeded defect (a clean control has nothing to leak). A miss is reported, not hidden, and "
+        "changes no score; a benchmark without baseline episodes says so.",
     ),
     Interpretation(
         id="components-agreement",
@@ -180,6 +195,7 @@ class ComponentsState:
     owners: dict[tuple[str, str], str] = field(default_factory=dict)
     figures: list[EpisodeFigure] = field(default_factory=list)
     judges: set[str] = field(default_factory=set)
+    units: dict[tuple[str, str, int], str] = field(default_factory=dict)
 
 
 class ComponentsFamily(Family):
@@ -214,6 +230,13 @@ class ComponentsFamily(Family):
             if episode.task not in tasks:
                 problems.append(Problem(file, f"{where} $.task", f"unknown task {episode.task!r}"))
                 continue
+            unit = (meta.subject, episode.task, episode.seed)
+            if unit in tally.units:
+                first = tally.units[unit]
+                message = f"a second episode of task {episode.task!r}, seed {episode.seed} (first: {first!r})"
+                problems.append(Problem(file, f"{where} $.seed", message))
+                continue
+            tally.units[unit] = episode.episode_id
             if episode.episode_id in seen:
                 problems.append(
                     Problem(file, f"{where} $.episode_id", f"duplicate episode id {episode.episode_id!r}")
@@ -243,12 +266,13 @@ class ComponentsFamily(Family):
         decl: ComponentsDeclaration = bench.declaration
         tally: ComponentsState = state
         episodes = tally.figures
+        task_ids = [t.id for t in decl.tasks]
         section = ComponentsSection(
             contract=bench.contract,
             tasks=decl.tasks,
             minimum_seeds=decl.minimum_seeds,
-            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], decl.minimum_seeds),
-            cells=cells(episodes, decl.minimum_seeds),
+            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], decl.minimum_seeds, task_ids),
+            cells=cells(episodes, decl.minimum_seeds, task_ids),
             baselines=baselines(episodes, decl),
             agreement=agreement(episodes, decl),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
@@ -285,7 +309,16 @@ def _disclosures(bench: BenchmarkContext, section: ComponentsSection, tally: Com
             ("cells with fewer seeds than the minimum (flagged)", flagged),
             ("episodes whose rationale is not scored", unscored),
         ),
-        unavailable=(("rationale not scored, so no weighted score", unscored),),
+        unavailable=(
+            ("rationale not scored, so no weighted score", unscored),
+            (
+                "anti-gaming baselines without any episode (not checked)",
+                len(
+                    {"flag_everything_baseline", "no_evidence_baseline"}
+                    - {b.baseline for b in section.baselines}
+                ),
+            ),
+        ),
         floors_note=None,
         corrections=(),
         disagreements=(),

@@ -80,8 +80,13 @@ def _groups(
     return dict(sorted(groups.items()))
 
 
-def cells(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[Cell, ...]:
+def cells(episodes: Sequence[EpisodeFigure], minimum: int, tasks: Sequence[str] = ()) -> tuple[Cell, ...]:
+    """Every declared task × every model, over seeds: a task a model skipped is a flagged empty cell."""
     models = [e for e in episodes if e.kind == "model"]
+    groups = _groups(models, lambda e: (e.task, e.subject))
+    for task in tasks:
+        for subject in {e.subject for e in models}:
+            groups.setdefault((task, subject), [])
     return tuple(
         Cell(
             task=task,
@@ -90,11 +95,13 @@ def cells(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[Cell, ...]:
             flagged=len({e.seed for e in group}) < minimum,
             spreads=spreads(group),
         )
-        for (task, subject), group in _groups(models, lambda e: (e.task, e.subject)).items()
+        for (task, subject), group in sorted(groups.items())
     )
 
 
-def leaderboard(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[SubjectRow, ...]:
+def leaderboard(
+    episodes: Sequence[EpisodeFigure], minimum: int, tasks: Sequence[str]
+) -> tuple[SubjectRow, ...]:
     rows = []
     for (subject,), group in _groups(episodes, lambda e: (e.subject,)).items():
         scored = [e for e in group if e.pass_bar is not None]
@@ -116,7 +123,7 @@ def leaderboard(episodes: Sequence[EpisodeFigure], minimum: int) -> tuple[Subjec
                 pass_bar=rate(sum(bool(e.pass_bar) for e in scored), len(scored)),
                 fabricated_citations=sum(e.fabricated for e in group),
                 episodes_with_fabrication=sum(bool(e.fabricated) for e in group),
-                flagged_cells=sum(len({e.seed for e in cell}) < minimum for cell in per_cell.values()),
+                flagged_cells=sum(len({e.seed for e in per_cell.get((t,), [])}) < minimum for t in tasks),
             )
         )
     return tuple(out)
@@ -126,15 +133,17 @@ def baselines(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
     """Each anti-gaming baseline per task, against the threshold the benchmark declares."""
     checks = []
     base = [e for e in episodes if e.kind != "model"]
+    clean = {t.id for t in decl.tasks if not t.seeded_defects}
     for (kind, task), group in _groups(base, lambda e: (e.kind, e.task)).items():
         level = group[0].level
         sp = spreads(group)
         threshold: float | None
         if kind == "flag_everything_baseline":
-            threshold = decl.anti_gaming.flag_everything_max_score
-        else:
-            threshold = decl.anti_gaming.no_evidence_max_score_l2_plus if level != "L1" else None
-        mean = sp.score.mean
+            threshold = decl.anti_gaming.flag_everything_max_outcome
+        else:  # nothing can leak into a clean control's ledger row
+            leak_possible = level != "L1" and task not in clean
+            threshold = decl.anti_gaming.no_evidence_max_outcome_l2_plus if leak_possible else None
+        mean = sp.outcome.mean
         passes = None if threshold is None or mean is None else mean <= threshold
         checks.append(
             BaselineCheck(

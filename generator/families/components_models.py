@@ -112,13 +112,15 @@ class Task(Strict):
 class AntiGaming(Strict):
     """Thresholds this benchmark declares, since the contract leaves 'negative' open."""
 
-    flag_everything_max_score: float = Field(
-        ge=0, le=1, description="Flag-everything baseline 'clearly negative': its score must not exceed this."
-    )
-    no_evidence_max_score_l2_plus: float = Field(
+    flag_everything_max_outcome: float = Field(
         ge=0,
         le=1,
-        description="No-evidence baseline 'approaches zero' on L2+: its score must not exceed this.",
+        description="Flag-everything baseline 'clearly negative': its mean outcome may not exceed this.",
+    )
+    no_evidence_max_outcome_l2_plus: float = Field(
+        ge=0,
+        le=1,
+        description="No-evidence baseline 'approaches zero' on L2+: its mean outcome may not exceed this.",
     )
 
 

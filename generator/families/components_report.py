@@ -101,8 +101,10 @@ class BaselineCheck(Model):
     baseline: str
     episodes: int
     spreads: ComponentSpreads
-    threshold: float | None = Field(description="None where the contract sets no check (no-evidence on L1).")
-    passes: bool | None = Field(description="Mean score ≤ threshold; None when not checked.")
+    threshold: float | None = Field(
+        description="None where no check applies (no-evidence on L1 or on a clean control)."
+    )
+    passes: bool | None = Field(description="Mean outcome ≤ threshold; None when not checked.")
 
 
 class FamilyGrades(Model):

@@ -136,8 +136,18 @@ def rationale(episode: Episode, task: Task, judges_needed: int = 3) -> Rationale
     by_criterion: dict[str, list[int]] = {c: [] for c in CRITERIA}
     for judgment in episode.judgments:
         by_criterion[judgment.criterion].append(judgment.score)
+    fabricated = bool(fabricated_citations(episode))
     criteria = tuple(
-        (c, Fraction(statistics.median(s)) if s else None, len(s)) for c, s in by_criterion.items()
+        (
+            c,
+            Fraction(0)
+            if fabricated and c == "evidence_grounding" and s
+            else Fraction(statistics.median(s))
+            if s
+            else None,
+            len(s),
+        )
+        for c, s in by_criterion.items()
     )
     unjudged = [c for c, s in by_criterion.items() if not s]
     note = None

@@ -79,7 +79,10 @@ INTERPRETATIONS = (
         text="provider_identity_revealed_after_score_is_frozen",
         reading="A reveal names the earlier version whose scores file it applies to and that file's "
         "sha256; it is accepted only when the scores recomputed now have that exact digest, and every "
-        "blind label is revealed exactly once.",
+        "blind label is revealed exactly once. When the site already holds that version, its frozen "
+        "scores file must have the digest too; when it does not (a fresh clone), that version is rebuilt "
+        "from the same inputs without the reveal and published first, and benchsite then scans every "
+        "byte and file name of it for the revealed names and refuses the build on any hit.",
     ),
 )
 OWN_LIMITATIONS = (
@@ -150,6 +153,11 @@ def _reveal(bench: BenchmarkContext, plan: Plan) -> tuple[Reveal | None, list[Pr
         if set(reveal.providers) != labels:
             message = f"must reveal exactly the plan's blind labels {sorted(labels)}"
             problems.append(Problem(file, "$.providers", message))
+        named = sorted(
+            label for label in labels if label.casefold() in {n.casefold() for n in reveal.providers.values()}
+        )
+        if named:
+            problems.append(Problem(file, "$.providers", f"blind labels that are provider names: {named}"))
     return reveal, problems
 
 
@@ -161,7 +169,7 @@ class TrialsFamily(Family):
 
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         plan, problems = _prepare_plan(bench)
-        if plan is None:
+        if plan is None or problems:
             return None, problems
         reveal, more = _reveal(bench, plan)
         return TrialsState(plan, reveal), problems + more

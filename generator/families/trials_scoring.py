@@ -69,7 +69,9 @@ def failure_code(planned: PlannedTrial, result: TrialResult | None, success: boo
         return MISSING_RESULT
     if success:
         return None
-    return result.failure_code or NO_CODE
+    if result.failure_code:
+        return result.failure_code
+    return result.terminal if result.terminal in ("timeout", "error") else NO_CODE
 
 
 def trial_row(
