@@ -77,12 +77,29 @@ def read_store_run(path: Path) -> StoreRun:
         validate_model(Manifest, raw, f"{path}/manifest.json") if raw is not None else (None, [])
     )
     problems += more + more2
+    if manifest is not None and manifest.run.verdict == "PENDING":
+        problems.append(
+            Problem(
+                f"{path}/manifest.json",
+                "$.run.verdict",
+                "an incomplete (unfrozen) run: verdict still PENDING",
+                refused=True,
+            )
+        )
+    if "summary.json" not in files:
+        problems.append(
+            Problem(f"{path}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True)
+        )
     rows: dict[str, Scenario] = {}
     for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):
         raw, more = load_json_bytes(files[rel], f"{path}/{rel}")
         scenario, more2 = validate_model(Scenario, raw, f"{path}/{rel}") if raw is not None else (None, [])
         problems += more + more2
         if scenario is not None:
+            try:
+                row_result(scenario, "", "", None)
+            except ValueError as exc:
+                problems.append(Problem(f"{path}/{rel}", "$.output", str(exc)))
             if scenario.id in rows:
                 problems.append(Problem(f"{path}/{rel}", "$.id", f"duplicate row {scenario.id!r}"))
             rows[scenario.id] = scenario

@@ -105,6 +105,8 @@ class DefinitionsState:
     parents: dict[str, set[str | None]] = field(default_factory=lambda: defaultdict(set))
     seen: set[str] = field(default_factory=set)
     disagreements: list[tuple[str, str, str]] = field(default_factory=list)
+    signatures: dict[str, tuple[tuple[object, ...], str]] = field(default_factory=dict)
+    stimuli: dict[tuple[str, str], tuple[str | None, str]] = field(default_factory=dict)
 
 
 class DefinitionsFamily(Family):
@@ -222,20 +224,23 @@ class DefinitionsFamily(Family):
             problems.append(
                 Problem(f"{label}/manifest.json", "", "run is not bound to an arm of the definition")
             )
-        rows, more = self._rows(tally, run, label, manifest.subject.modelId)
+        rows, ignored, more = self._rows(tally, run, label, manifest.subject.modelId)
         problems += more
+        if summary is not None and summary.runId != run_id:
+            problems.append(Problem(f"{label}/summary.json", "$.runId", f"names run {summary.runId!r}"))
         if problems or summary is None:
             return None, problems
-        return self._fold(tally, run, run_id, manifest, summary, rows), []
+        return self._fold(tally, run, run_id, manifest, summary, rows, ignored), []
 
     def _rows(
         self, tally: DefinitionsState, run: VerifiedFolder, label: str, model: str | None
-    ) -> tuple[list[RowResult], list[Problem]]:
+    ) -> tuple[list[RowResult], int, list[Problem]]:
         definition = tally.definition
         cases = {c.id for c in definition.cases}
         checks = {c.key for c in definition.checks}
         rows: dict[str, RowResult] = {}
         problems = []
+        ignored = 0
         for rel in sorted(f for f in run.files if f.startswith("scenarios/") and f.endswith(".json")):
             file = f"{label}/{rel}"
             raw, more = load_json_bytes(run.files[rel], file)
@@ -249,15 +254,22 @@ class DefinitionsFamily(Family):
             if scenario.stimulusHash is not None and scenario.stimulusHash != expected:
                 problems.append(Problem(file, "$.stimulusHash", "does not hash this row's input"))
             case, _, check = scenario.id.partition(MIDDLE_DOT)
-            result = row_result(scenario, case, check, model)
+            try:
+                result = row_result(scenario, case, check, model)
+            except ValueError as exc:
+                problems.append(Problem(file, "$.output", str(exc)))
+                continue
             if case not in cases or check not in checks:
-                if result.state != "notApplicable":
+                if result.state == "notApplicable":
+                    ignored += 1
+                else:
                     problems.append(
                         Problem(file, "$.id", f"row {scenario.id!r} names no (case, check) of the definition")
                     )
                 continue
             if scenario.id in rows:
                 problems.append(Problem(file, "$.id", f"duplicate row {scenario.id!r}"))
+            problems += _comparable(tally, scenario, case, check, file)
             rows[scenario.id] = result
         for case in sorted(cases):
             for check in sorted(checks):
@@ -265,7 +277,7 @@ class DefinitionsFamily(Family):
                     problems.append(
                         Problem(f"{label}/scenarios", "", f"no row for case {case!r} × check {check!r}")
                     )
-        return [rows[k] for k in sorted(rows)], problems
+        return [rows[k] for k in sorted(rows)], ignored, problems
 
     def _fold(
         self,
@@ -275,6 +287,7 @@ class DefinitionsFamily(Family):
         manifest: Manifest,
         summary: Summary,
         rows: list[RowResult],
+        ignored: int,
     ) -> RunScored:
         arm, rep = tally.bindings[run_id]
         tally.seen.add(run_id)
@@ -293,7 +306,19 @@ class DefinitionsFamily(Family):
             passed=sum(r.outcome == "pass" for r in measured),
             failed=sum(r.outcome == "fail" for r in measured),
             warned=sum(r.outcome == "warn" for r in measured),
+            ignored_not_applicable=ignored,
         )
+        stats = summary.stats
+        expected = (
+            len(rows) + ignored,
+            counts.passed,
+            counts.failed,
+            counts.warned,
+            counts.not_applicable + counts.not_measured + ignored,
+        )
+        found = (stats.total, stats.passed, stats.failed, stats.warnings, stats.skipped)
+        if found != expected:
+            tally.disagreements.append((run_id, f"summary stats {found}", f"recomputed {expected}"))
         summary_row = DefinitionsRunSummary(
             id=run_id,
             arm=arm,
@@ -349,6 +374,62 @@ class DefinitionsFamily(Family):
             floors_note=FLOORS_NOTE,
         )
         return section, _disclosures(section, tally), problems
+
+
+def _comparable(
+    tally: DefinitionsState, scenario: Scenario, case: str, check: str, file: str
+) -> list[Problem]:
+    """Rows of one check are pooled across arms and reps only when `benchsite compare` would pair them."""
+    facts = scenario.comparability
+    if facts is None:
+        return [
+            Problem(
+                file,
+                "$.comparability",
+                "no comparability facts: rows of a check are pooled across "
+                "arms and reps only when they are comparable",
+            )
+        ]
+    judge = facts.judge
+    signature = (
+        facts.evalKey,
+        facts.evalVersion.casefold(),
+        facts.effectiveBar,
+        judge is not None,
+        judge.modelId if judge else None,
+        (judge.rubricDigest or "").casefold() if judge else None,
+    )
+    first, first_id = tally.signatures.setdefault(check, (signature, scenario.id))
+    problems = []
+    if signature != first:
+        problems.append(
+            Problem(
+                file,
+                "$.comparability",
+                f"differs from row {first_id!r} of the same check "
+                "(evalKey, evalVersion, effectiveBar or judge): incomparable rows are never pooled",
+            )
+        )
+    bar = tally.floors.get(check)
+    if facts.effectiveBar is not None and (bar is None or abs(facts.effectiveBar - bar) > 1e-9):
+        problems.append(
+            Problem(
+                file,
+                "$.comparability.effectiveBar",
+                f"{facts.effectiveBar} is not the definition's floor bar ({bar})",
+            )
+        )
+    stimulus, stimulus_id = tally.stimuli.setdefault((case, check), (scenario.stimulusHash, scenario.id))
+    if scenario.stimulusHash != stimulus:
+        problems.append(
+            Problem(
+                file,
+                "$.stimulusHash",
+                f"differs from row {stimulus_id!r} of the same case: "
+                "arms and reps must answer the same stimulus",
+            )
+        )
+    return problems
 
 
 def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclosures:

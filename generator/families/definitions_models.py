@@ -200,8 +200,11 @@ def output_tree(output: str) -> dict[str, Any] | None:
     """The EvalResult tree a row's ``output`` may hold (JSON-encoded), else None (raw text)."""
     import json
 
+    def refuse(name: str) -> None:
+        raise ValueError(f"the output tree holds {name}: numbers must be finite")
+
     try:
-        tree = json.loads(output)
-    except ValueError:
-        return None
+        tree = json.loads(output, parse_constant=refuse)
+    except json.JSONDecodeError:
+        return None  # raw text, not a tree
     return tree if isinstance(tree, dict) and isinstance(tree.get("score"), dict) else None

@@ -48,6 +48,9 @@ class RunCounts(Model):
     passed: int
     failed: int
     warned: int
+    ignored_not_applicable: int = Field(
+        description="Not-applicable rows for no (case, check) of the definition."
+    )
 
 
 class DefinitionsRunSummary(Model):

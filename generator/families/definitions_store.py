@@ -42,14 +42,20 @@ def row_result(scenario: Scenario, case: str, check: str, subject_model: str | N
     if state == "measured":
         outcome = "warn" if label == "warn" else ("pass" if scenario.passed else "fail")
         raw = score.get("value", scenario.score)
-        value = (
-            float(raw)
-            if isinstance(raw, (int, float)) and not isinstance(raw, bool)
-            else float(scenario.passed)
-        )
+        if raw is None:
+            value = float(scenario.passed)
+        elif isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 0 <= raw <= 1:
+            raise ValueError(f"score value {raw!r} is not a number in [0, 1]")
+        else:
+            value = float(raw)
     judge = scenario.comparability.judge if scenario.comparability else None
     self_judged = judge is not None and (
-        judge.subjectRelation == "sameModel" or (subject_model is not None and judge.modelId == subject_model)
+        judge.subjectRelation == "sameModel"
+        or (
+            judge.subjectRelation == "unknown"
+            and subject_model is not None
+            and judge.modelId.casefold() == subject_model.casefold()
+        )
     )
     return RowResult(
         id=scenario.id,
