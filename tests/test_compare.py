@@ -146,3 +146,26 @@ def test_incomparable_json_still_lists_every_reason(tmp_path: Path) -> None:
         data["comparable"] is False
         and f"{ROW}: evalKey differs (recsys-grounding/tone-judged ≠ other/key)" in data["reasons"]
     )
+
+
+def test_an_unfrozen_run_is_refused(tmp_path: Path) -> None:
+    candidate = copy(CANDIDATE, tmp_path, "candidate")
+    (candidate / "summary.json").unlink()
+    result = run_cli("compare", BASELINE, candidate)
+    assert result.exit_code == 3 and "an incomplete (unfrozen) run: no summary.json" in result.output
+
+
+@pytest.mark.parametrize("value", ["NaN", "7.0", '"0.5"'])
+def test_an_unusable_score_value_is_invalid_content(tmp_path: Path, value: str) -> None:
+    candidate = copy(CANDIDATE, tmp_path, "candidate")
+
+    def set_value(d: dict[str, Any]) -> None:
+        tree = json.loads(d["output"])
+        d["output"] = json.dumps(tree).replace(
+            '"value": ' + json.dumps(tree["score"]["value"]), '"value": ' + value
+        )
+
+    edit(candidate, set_value)
+    result = run_cli("compare", BASELINE, candidate)
+    assert result.exit_code == 4, result.output
+    assert "Traceback" not in result.output and "$.output" in result.output

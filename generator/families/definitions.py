@@ -177,6 +177,15 @@ class DefinitionsFamily(Family):
         bindings = {
             run: (arm.id, rep) for arm in definition.arms for rep, run in enumerate(arm.runs, start=1)
         }
+        known = {f"check:{c.key}" for c in definition.checks} | {f"arm:{a.id}" for a in definition.arms}
+        known |= {f"run:{r}" for r in bindings}
+        for index, correction in enumerate(ledger.corrections if ledger else ()):
+            for target in correction.affects:
+                if target not in known:
+                    where = f"$.corrections[{index}].affects"
+                    problems.append(
+                        Problem(f"{bench.label}/{decl.corrections}", where, f"{target!r} names nothing")
+                    )
         return DefinitionsState(definition, floors, ledger, bindings), problems
 
     def score_run(
