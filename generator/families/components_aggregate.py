@@ -200,6 +200,7 @@ def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
             weighted_kappa=None,
             skipped_non_integral=skipped,
             families=family_rows,
+            unmeasured_families=tuple(f.family for f in family_rows if f.graded_rationales == 0),
             note="Judge agreement not measured: no SME grades supplied",
         )
     exact = rate(sum(x == y for x, y in pairs), len(pairs))
@@ -214,5 +215,6 @@ def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
         weighted_kappa=weighted_kappa(pairs),
         skipped_non_integral=skipped,
         families=family_rows,
+        unmeasured_families=tuple(f.family for f in family_rows if f.graded_rationales == 0),
         note=note,
     )

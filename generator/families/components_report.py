@@ -122,6 +122,7 @@ class Agreement(Model):
     weighted_kappa: float | None = Field(description="Quadratic-weighted Cohen's kappa over 0–3 grades.")
     skipped_non_integral: int
     families: tuple[FamilyGrades, ...]
+    unmeasured_families: tuple[str, ...] = Field(description="Task families without any SME grade.")
     note: str
 
 

@@ -69,6 +69,13 @@ INTERPRETATIONS = (
         "(missing results) and unavailable costs are excluded and counted.",
     ),
     Interpretation(
+        id="trials-cost-evidence",
+        text="USD micros backed by an accepted provider usage, invoice or versioned allocation artifact",
+        reading="A measured cost must name its evidence kind (one of the three) and a reference to the "
+        "artifact; benchsite does not open or verify the artifact itself. A cost without such evidence is "
+        "refused by the schema; 'unavailable' costs are excluded from the median and counted.",
+    ),
+    Interpretation(
         id="trials-missing",
         text="every trial planned before execution, including failures and timeouts",
         reading="A planned trial with no result counts as a failure under failure code "
