@@ -14,8 +14,8 @@ from pathlib import Path
 from pydantic import Field
 
 from generator.errors import EXIT_USAGE, BenchsiteError, Incomparable, Problem, ProblemReport
-from generator.families.definitions_models import Manifest, Scenario
-from generator.families.definitions_store import row_result
+from generator.families.definitions_models import Scenario
+from generator.families.definitions_store import frozen_manifest, row_result
 from generator.figures import Model
 from generator.inputs import verify_folder
 from generator.jsonio import load_json_bytes, validate_model
@@ -71,25 +71,7 @@ def read_store_run(path: Path) -> StoreRun:
         files = dict(folder.files)
     else:
         files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*.json"))}
-    problems: list[Problem] = []
-    raw, more = load_json_bytes(files["manifest.json"], f"{path}/manifest.json")
-    manifest, more2 = (
-        validate_model(Manifest, raw, f"{path}/manifest.json") if raw is not None else (None, [])
-    )
-    problems += more + more2
-    if manifest is not None and manifest.run.verdict == "PENDING":
-        problems.append(
-            Problem(
-                f"{path}/manifest.json",
-                "$.run.verdict",
-                "an incomplete (unfrozen) run: verdict still PENDING",
-                refused=True,
-            )
-        )
-    if "summary.json" not in files:
-        problems.append(
-            Problem(f"{path}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True)
-        )
+    manifest, problems = frozen_manifest(files, str(path))
     rows: dict[str, Scenario] = {}
     for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):
         raw, more = load_json_bytes(files[rel], f"{path}/{rel}")

@@ -29,7 +29,13 @@ from generator.families.definitions_report import (
     RunCounts,
 )
 from generator.families.definitions_stats import derive_floor
-from generator.families.definitions_store import row_result, sanitized_name, stimulus_hash, verdict
+from generator.families.definitions_store import (
+    frozen_manifest,
+    row_result,
+    sanitized_name,
+    stimulus_hash,
+    verdict,
+)
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
@@ -195,29 +201,7 @@ class DefinitionsFamily(Family):
             return None, []
         tally: DefinitionsState = state
         label = f"{bench.label}/…/runs/{run_id}"
-        problems: list[Problem] = []
-        if "summary.json" not in run.files:
-            problems.append(
-                Problem(
-                    f"{label}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True
-                )
-            )
-        if "manifest.json" not in run.files:
-            return None, [*problems, Problem(f"{label}/manifest.json", "", "required file is missing")]
-        raw, more = load_json_bytes(run.files["manifest.json"], f"{label}/manifest.json")
-        manifest, more2 = (
-            validate_model(Manifest, raw, f"{label}/manifest.json") if raw is not None else (None, [])
-        )
-        problems += more + more2
-        if manifest is not None and manifest.run.verdict == "PENDING":
-            problems.append(
-                Problem(
-                    f"{label}/manifest.json",
-                    "$.run.verdict",
-                    "an incomplete (unfrozen) run: verdict still PENDING",
-                    refused=True,
-                )
-            )
+        manifest, problems = frozen_manifest(run.files, label)
         if problems or manifest is None:
             return None, problems
         raw, problems = load_json_bytes(run.files["summary.json"], f"{label}/summary.json")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from typing import Any
 
-from generator.families.definitions_models import Scenario, output_tree
+from generator.errors import Problem
+from generator.families.definitions_models import Manifest, Scenario, output_tree
 from generator.families.definitions_report import RowResult
+from generator.jsonio import load_json_bytes, validate_model
 
 
 def sanitized_name(scenario_id: str) -> str:
@@ -78,3 +81,31 @@ def verdict(rows: list[RowResult]) -> str:
     if any(r.outcome == "warn" for r in measured) or any(r.state == "notMeasured" for r in rows):
         return "WARN"
     return "PASS"
+
+
+def frozen_manifest(files: Mapping[str, bytes], label: str) -> tuple[Manifest | None, list[Problem]]:
+    """A store-v1 run's manifest, refusing an unfrozen run (verdict still PENDING, or no summary)."""
+    problems = []
+    if "summary.json" not in files:
+        problems.append(
+            Problem(
+                f"{label}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True
+            )
+        )
+    if "manifest.json" not in files:
+        return None, [*problems, Problem(f"{label}/manifest.json", "", "required file is missing")]
+    raw, more = load_json_bytes(files["manifest.json"], f"{label}/manifest.json")
+    manifest, more2 = (
+        validate_model(Manifest, raw, f"{label}/manifest.json") if raw is not None else (None, [])
+    )
+    problems += more + more2
+    if manifest is not None and manifest.run.verdict == "PENDING":
+        problems.append(
+            Problem(
+                f"{label}/manifest.json",
+                "$.run.verdict",
+                "an incomplete (unfrozen) run: verdict still PENDING",
+                refused=True,
+            )
+        )
+    return manifest, problems
