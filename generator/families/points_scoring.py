@@ -152,9 +152,10 @@ def _dimensions(attempt: Attempt, task: PointsTask, launch: Fraction) -> list[Di
     ]  # fmt: skip
 
 
-def _outcome(attempt: Attempt, task: PointsTask) -> tuple[Outcome, list[str], Points, Fraction]:
+def _outcome(
+    attempt: Attempt, task: PointsTask, blocking: list[str]
+) -> tuple[Outcome, list[str], Points, Fraction]:
     """(outcome, reasons, deterministic points or None, launch points) for a valid attempt."""
-    blocking = blockers(attempt, task)
     gaps = mandatory_gaps(attempt)
     regression = ratio_points(15, attempt.regression)
     consistency = ratio_points(15, attempt.cross_surface)
@@ -186,6 +187,7 @@ def _outcome(attempt: Attempt, task: PointsTask) -> tuple[Outcome, list[str], Po
 
 def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
     """Score one attempt: every dimension, deterministic points, outcome and the reasons for it."""
+    blocking = blockers(attempt, task) if attempt.invalid is None else []
     if attempt.invalid is not None:
         outcome: Outcome = "Invalid"
         reasons = [f"invalid: {attempt.invalid.reason}"]
@@ -193,7 +195,7 @@ def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
         launch = Fraction(0)
         dims: list[DimensionScore] = []
     else:
-        outcome, reasons, total, launch = _outcome(attempt, task)
+        outcome, reasons, total, launch = _outcome(attempt, task, blocking)
         dims = _dimensions(attempt, task, launch)
     producer = attempt.producer_outcome
     return AttemptResult(
@@ -203,7 +205,7 @@ def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
         reasons=tuple(reasons),
         dimensions=tuple(dims),
         deterministic=None if total is None else float(total),
-        blockers=tuple(blockers(attempt, task)) if attempt.invalid is None else (),
+        blockers=tuple(blocking),
         invalid_reason=attempt.invalid.reason if attempt.invalid else None,
         producer_outcome=producer,
         disagrees=producer is not None and producer != outcome,
