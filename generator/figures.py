@@ -24,10 +24,10 @@ class SectionDefaults(Model):
 
 
 class Interval(Model):
-    """An exact confidence interval on a proportion."""
+    """A confidence interval: exact on a proportion, Student t on a mean (``method`` says which)."""
 
-    low: float = Field(description="Lower bound, in [0, 1].")
-    high: float = Field(description="Upper bound, in [0, 1].")
+    low: float = Field(description="Lower bound.")
+    high: float = Field(description="Upper bound.")
     confidence: float = Field(description="Confidence level, e.g. 0.95.")
     method: str = Field(description="Test, sidedness and implementation.")
     n: int = Field(description="Number of trials the interval rests on.")

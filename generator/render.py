@@ -9,10 +9,11 @@ any sub-path.
 from __future__ import annotations
 
 import base64
+import csv
 import hashlib
+import io
 import posixpath
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,7 +23,10 @@ from jinja2.runtime import Context
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from generator.charts import forest, grid
 from generator.jsonio import canonical_json
+from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
+from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 
 
@@ -30,28 +34,6 @@ def templates_dir() -> Path:
     """Templates ship inside the wheel as ``generator/templates``; in a checkout they are top-level."""
     packaged = Path(__file__).parent / "templates"
     return packaged if packaged.is_dir() else Path(__file__).parent.parent / "templates"
-
-
-def fmt_number(value: float | int | None, digits: int = 2) -> str:
-    """The one number format of every page: fixed decimals rounded half up from the shortest
-    decimal spelling of the value (0.8125 → '0.813', as the rubrics print it); '—' when missing."""
-    if value is None:
-        return "—"
-    if isinstance(value, int):
-        return str(value)
-    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
-
-
-def fmt_p(value: float | None) -> str:
-    """A p-value: three significant digits, so a tiny p never reads as 0."""
-    return "—" if value is None else f"{value:.3g}"
-
-
-def fmt_bp(value: int | None) -> str:
-    """Basis points as published, with the exact percentage beside them (1234 → '1234 bp (12.34%)')."""
-    if value is None:
-        return "—"
-    return f"{value} bp ({value // 100}.{value % 100:02d}%)"
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
@@ -89,7 +71,8 @@ def _environment(autoescape: bool) -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html)
-    env.globals["url"] = _url
+    env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
+    env.globals.update(url=_url, forest=forest, grid=grid)
     return env
 
 
@@ -161,6 +144,8 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink) -> None:
             pages.html(f"{base}/runs/{summary.id}.html", f"{family}/run.html", run=run, **ctx)
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
+        for ranking in bench.rankings:
+            pages.add(f"data/csv/{bench.id}/{ranking.id}.csv", ranking_csv(bench, ranking))
         scores = bench.section.frozen_scores()
         if scores is not None:
             pages.add(f"data/scores/{bench.id}.json", scores)
@@ -168,6 +153,38 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink) -> None:
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
+
+
+CSV_COLUMNS = (
+    "benchmark", "ranking", "rank_best", "rank_worst", "subject", "estimate", "numerator", "denominator",
+    "sd", "ci_low", "ci_high", "ci_method",
+)  # fmt: skip
+
+
+def _csv_text(value: str) -> str:
+    """Text cells that a spreadsheet would run as a formula get a leading apostrophe (OWASP)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
+def _csv_number(value: float | int | None) -> str:
+    """The JSON spelling of a number (shortest round trip), empty when missing."""
+    return "" if value is None else repr(value)
+
+
+def ranking_csv(bench: BenchmarkReport, ranking: Ranking) -> bytes:
+    """One leaderboard as CSV (RFC 4180, UTF-8, LF): every value equals its JSON counterpart."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for s in ranking.rows:
+        ci = s.interval
+        writer.writerow([
+            bench.id, ranking.id, _csv_number(s.rank_best), _csv_number(s.rank_worst), _csv_text(s.subject),
+            _csv_number(s.estimate), _csv_number(s.numerator), s.denominator, _csv_number(s.sd),
+            _csv_number(ci.low if ci else None), _csv_number(ci.high if ci else None),
+            ci.method if ci else "",
+        ])  # fmt: skip
+    return buffer.getvalue().encode("utf-8")
 
 
 def build_record(report: SiteReport) -> bytes:

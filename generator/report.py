@@ -14,6 +14,7 @@ from generator.families.definitions_report import DefinitionsSection
 from generator.families.points_report import PointsSection
 from generator.families.trials_report import TrialsSection
 from generator.figures import Model
+from generator.ranking import Ranking
 
 REPORT_SCHEMA_VERSION: Literal[1] = 1
 
@@ -102,6 +103,7 @@ class BenchmarkReport(Model):
     run_count: int = Field(description="Sealed run folders scored.")
     disclosures: Disclosures
     section: FamilySection
+    rankings: tuple[Ranking, ...] = Field(description="Leaderboards with rank bands, from the section.")
 
 
 class SiteReport(Model):

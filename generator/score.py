@@ -183,7 +183,7 @@ def score_benchmark(
     return BenchmarkReport(
         id=layout.id, title=decl.title, description=decl.description, family=decl.family,
         rubric_file=decl.rubric.file, rubric_sha256=rubric_sha, inputs=inputs,
-        run_count=len(results), disclosures=disclosures, section=section,
+        run_count=len(results), disclosures=disclosures, section=section, rankings=section.rankings(),
     ), []  # fmt: skip
 
 

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from generator.families.components_models import ComponentsContract, Task
 from generator.figures import Model, Rate, SectionDefaults
+from generator.ranking import Breakdown, Ranking, mean_ranking
 
 
 class Spread(Model):
@@ -155,3 +156,31 @@ class ComponentsSection(SectionDefaults):
     @staticmethod
     def detail_model() -> type[RunDetail]:
         return RunDetail
+
+    def rankings(self) -> tuple[Ranking, ...]:
+        entries = [
+            (r.subject, r.spreads.score.mean, r.spreads.score.sd, r.spreads.score.n) for r in self.leaderboard
+        ]
+        return (
+            mean_ranking(
+                "score", "Mean weighted score", "Mean episode score (outcome, process, rationale)", entries
+            ),
+        )
+
+    def breakdown(self) -> Breakdown | None:
+        series = (("Outcome", 1.0), ("Process", 1.0), ("Rationale", 1.0), ("Score", 1.0))
+        rows = tuple(
+            (
+                r.subject,
+                (
+                    r.spreads.outcome.mean,
+                    r.spreads.process.mean,
+                    r.spreads.rationale.mean,
+                    r.spreads.score.mean,
+                ),
+            )
+            for r in self.leaderboard
+        )
+        return Breakdown(
+            title="Mean of each component and of the weighted score per model", series=series, rows=rows
+        )

@@ -8,6 +8,8 @@ from pydantic import Field
 
 from generator.families.definitions_models import Correction, Definition
 from generator.figures import Interval, Model, SectionDefaults
+from generator.ranking import Breakdown, Ranking, rate_ranking
+from generator.stats import rate
 
 RowState = Literal["measured", "notApplicable", "notMeasured"]
 Verdict = Literal["PASS", "FAIL", "WARN", "PENDING"]
@@ -137,3 +139,40 @@ class DefinitionsSection(SectionDefaults):
     @staticmethod
     def detail_model() -> type[DefinitionsRunDetail]:
         return DefinitionsRunDetail
+
+    def rankings(self) -> tuple[Ranking, ...]:
+        """Per check: the arms' collapsed pass rates against the check's floor. Arms share their cases,
+        so neighbour tests are the paired sign tests under 'Against reference', not independent tests."""
+        rule = self.definition.paired_collapse
+        result = []
+        for check in self.definition.checks:
+            tests = [t for t in self.floor_tests if t.check == check.key and t.rule == rule]
+            tests.sort(key=lambda t: (-(t.successes / t.cases) if t.cases else 1.0, t.arm))
+            entries = [(t.arm, rate(t.successes, t.cases)) for t in tests]
+            bar = tests[0].bar if tests else None
+            result.append(
+                rate_ranking(
+                    f"check-{check.key}",
+                    check.key,
+                    f"Cases passed ({rule} of the reps) / measured cases",
+                    entries,
+                    reference=bar,
+                    reference_label=None if bar is None else "chance floor",
+                    tested=False,
+                    note="Arms share their cases: see the paired sign tests against the reference.",
+                )
+            )
+        return tuple(result)
+
+    def breakdown(self) -> Breakdown | None:
+        rule = self.definition.paired_collapse
+        checks = [c.key for c in self.definition.checks]
+        found = {(t.arm, t.check): t for t in self.floor_tests if t.rule == rule}
+        rows = []
+        for arm in self.definition.arms:
+            tests = [found.get((arm.id, check)) for check in checks]
+            rows.append(
+                (arm.id, tuple(None if t is None or not t.cases else t.successes / t.cases for t in tests))
+            )
+        title = f"Cases passed ({rule} of the reps) / measured cases, per check and arm"
+        return Breakdown(title=title, series=tuple((c, 1.0) for c in checks), rows=tuple(rows))

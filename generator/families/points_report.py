@@ -8,6 +8,7 @@ from pydantic import Field
 
 from generator.families.points_models import Outcome, PointsContract, PointsTask
 from generator.figures import Mean, Model, Rate, SectionDefaults
+from generator.ranking import Breakdown, Ranking, rate_ranking
 
 DimensionState = Literal["scored", "inconclusive", "unavailable", "not executed"]
 
@@ -100,3 +101,16 @@ class PointsSection(SectionDefaults):
     @staticmethod
     def detail_model() -> type[RunResult]:
         return RunResult
+
+    def rankings(self) -> tuple[Ranking, ...]:
+        entries = [(row.subject, row.ready_rate) for row in self.leaderboard]
+        return (rate_ranking("ready-rate", "Ready rate", "Ready / valid attempts", entries),)
+
+    def breakdown(self) -> Breakdown | None:
+        if not self.leaderboard:
+            return None
+        series = tuple((d.name, float(d.max)) for d in self.leaderboard[0].dimensions)
+        rows = tuple((r.subject, tuple(d.mean.value for d in r.dimensions)) for r in self.leaderboard)
+        return Breakdown(
+            title="Mean points per dimension, each bar on the dimension's maximum", series=series, rows=rows
+        )

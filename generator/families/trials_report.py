@@ -9,6 +9,7 @@ from pydantic import Field
 from generator.families.trials_models import TrialsContract
 from generator.figures import Model, Rate
 from generator.jsonio import canonical_json
+from generator.ranking import Breakdown, Ranking, rate_ranking
 
 
 class TrialRow(Model):
@@ -124,6 +125,28 @@ class TrialsSection(Model):
 
     def frozen_scores(self) -> bytes | None:
         return scores_file(self.scores)
+
+    def rankings(self) -> tuple[Ranking, ...]:
+        entries = [(row.provider, row.metrics.success) for row in self.scores.leaderboard]
+        figure = "Autonomous successes / planned trials"
+        return (rate_ranking("autonomous-success", "Autonomous success rate", figure, entries),)
+
+    def breakdown(self) -> Breakdown | None:
+        names = ("build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention", "success")
+        labels = ("Build passes", "Boots", "All checks pass", "No intervention", "Autonomous success")
+        rows = []
+        for row in self.scores.leaderboard:
+            rates = [getattr(row.metrics, name) for name in names]
+            rows.append(
+                (
+                    row.provider,
+                    tuple(None if r.denominator == 0 else r.numerator / r.denominator for r in rates),
+                )
+            )
+        series = tuple((label, 1.0) for label in labels)
+        return Breakdown(
+            title="Secondary rates per provider, over planned trials", series=series, rows=tuple(rows)
+        )
 
     def reveal_citation(self) -> tuple[str, str] | None:
         """(earlier version, sha256 of its frozen scores file) that this version's reveal applies to."""

@@ -1,0 +1,34 @@
+"""The number formats of every page and chart: one place, so every surface prints a figure alike."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def fmt_number(value: float | int | None, digits: int = 2) -> str:
+    """The one number format of every page: fixed decimals rounded half up from the shortest
+    decimal spelling of the value (0.8125 → '0.813', as the rubrics print it); '—' when missing."""
+    if value is None:
+        return "—"
+    if isinstance(value, int):
+        return str(value)
+    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+
+
+def fmt_p(value: float | None) -> str:
+    """A p-value: three significant digits, so a tiny p never reads as 0."""
+    return "—" if value is None else f"{value:.3g}"
+
+
+def fmt_bp(value: int | None) -> str:
+    """Basis points as published, with the exact percentage beside them (1234 → '1234 bp (12.34%)')."""
+    if value is None:
+        return "—"
+    return f"{value} bp ({value // 100}.{value % 100:02d}%)"
+
+
+def fmt_band(best: int | None, worst: int | None) -> str:
+    """A rank band: '1', '2–4', or 'not ranked' when the subject has no interval."""
+    if best is None or worst is None:
+        return "not ranked"
+    return str(best) if best == worst else f"{best}–{worst}"
