@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
+import time
+from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from generator.errors import InvalidContent, OutputError
 from generator.inputs import SAFE_ID
+from generator.mkdocs_export import render_mkdocs
+from generator.progress import SILENT, Progress
 from generator.render import render_site
 from generator.report import SiteReport
 from generator.score import Scored, score_inputs
-from generator.write import Published, SiteWriter, Staging, check_output
+from generator.write import Published, SiteWriter, Staging, check_output, replace_export
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,12 @@ class BuildConfig:
 class BuildResult:
     scored: Scored
     published: Published
-    files: int
+    files: dict[str, int]
+    """Files written per kind (file name suffix)."""
+    size: int
+    """Bytes of the published version."""
+    seconds: dict[str, float]
+    """Wall time per stage: score, render, publish."""
     blind: Published | None = None
     """The earlier blind version a reveal applies to, when this build had to publish it."""
 
@@ -136,7 +146,7 @@ def verify(runs: Path) -> Scored:
     return scored
 
 
-def build(config: BuildConfig) -> BuildResult:
+def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     """Read and verify everything, compute one report, render it, publish one version.
 
     When a reveal applies to an earlier blind version that this site does not hold yet, that
@@ -144,17 +154,48 @@ def build(config: BuildConfig) -> BuildResult:
     """
     check_version(config.site_version)
     check_output(config.out, config.runs)
-    scored = score_inputs(config.runs, config.site_version)
+    clock = [time.monotonic()]
+    scored = score_inputs(config.runs, config.site_version, progress=progress)
+    clock.append(time.monotonic())
     try:
         version = scored.report.site_version
         with SiteWriter(config.out) as writer:
             stage = writer.stage()
-            render_site(scored.report, scored.details, stage)
+            render_site(scored.report, scored.details, stage, progress)
             blind = _frozen_version(config, scored.report, writer)
             writer.precheck(version, stage)
+            clock.append(time.monotonic())
             blind_published = writer.publish(*blind) if blind else None
-            files = len(stage.paths)
+            files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)
+            size = sum((stage.folder / p).stat().st_size for p in stage.paths)
             published = writer.publish(version, stage)
+            clock.append(time.monotonic())
     finally:
         scored.details.close()
-    return BuildResult(scored=scored, published=published, files=files, blind=blind_published)
+    seconds = dict(
+        zip(("score", "render", "publish"), (b - a for a, b in itertools.pairwise(clock)), strict=True)
+    )
+    return BuildResult(scored, published, dict(files), size, seconds, blind=blind_published)
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    scored: Scored
+    files: list[str]
+    seconds: float
+
+
+def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = SILENT) -> ExportResult:
+    """Markdown pages and a ``nav.yml`` for an existing mkdocs site, written into ``config.out`` whole."""
+    check_version(config.site_version)
+    check_output(config.out, config.runs)
+    started = time.monotonic()
+    scored = score_inputs(config.runs, config.site_version, progress=progress)
+    try:
+        files = replace_export(
+            config.out,
+            lambda stage: render_mkdocs(scored.report, scored.details, stage, prefix or config.out.name),
+        )
+    finally:
+        scored.details.close()
+    return ExportResult(scored, files, time.monotonic() - started)

@@ -8,10 +8,11 @@ from pathlib import Path
 import click
 
 from generator import __version__
-from generator.build import BuildConfig, build, verify
+from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
 from generator.compare import compare, read_store_run, run_compare, summary_text
 from generator.errors import Incomparable
 from generator.jsonio import canonical_json
+from generator.progress import Progress
 from generator.schemas import SCHEMAS, schema_json
 from generator.seal import write_seal
 
@@ -46,23 +47,76 @@ def main() -> None:
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("site"),
-    show_default=True,
-    help="Site folder; each version is a subfolder.",
+    default=None,
+    help="Site folder, each version a subfolder [default: site]. With --format mkdocs: the export "
+    "folder inside your mkdocs docs_dir (required; replaced whole on each export).",
 )
 @click.option(
     "--site-version", default=None, help="Version folder name. Default: 'sha-' + 12 hex of the inputs digest."
 )
-def build_cmd(runs: Path, out: Path, site_version: str | None) -> None:
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["site", "mkdocs"]),
+    default="site",
+    show_default=True,
+    help="site: the versioned static site. mkdocs: Markdown pages and nav.yml for an existing mkdocs site.",
+)
+@click.option(
+    "--nav-prefix",
+    default=None,
+    help="With --format mkdocs: the export folder's path inside docs_dir [default: the --out folder's name].",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress display and no summary; errors still print.")
+def build_cmd(
+    runs: Path,
+    out: Path | None,
+    site_version: str | None,
+    output_format: str,
+    nav_prefix: str | None,
+    quiet: bool,
+) -> None:
     """Verify the inputs, compute every figure, and publish one immutable site version."""
-    result = build(BuildConfig(runs=runs, out=out, site_version=site_version))
+    progress = Progress.for_terminal(quiet)
+    if output_format == "mkdocs":
+        if out is None:
+            raise click.UsageError("--format mkdocs needs --out: a folder inside your mkdocs docs_dir")
+        exported = export_mkdocs(
+            BuildConfig(runs=runs, out=out, site_version=site_version), nav_prefix, progress
+        )
+        if not quiet:
+            pages = sum(1 for f in exported.files if f.endswith(".md"))
+            done = f"{pages} Markdown page(s) and nav.yml (paste its entries under nav: of your mkdocs.yml)"
+            click.echo(f"exported for mkdocs: {out} — {done}; {exported.seconds:.1f} s")
+        return
+    if nav_prefix is not None:
+        raise click.UsageError("--nav-prefix applies only with --format mkdocs")
+    result = build(BuildConfig(runs=runs, out=out or Path("site"), site_version=site_version), progress)
+    if not quiet:
+        click.echo(summary(result))
+
+
+def summary(result: BuildResult) -> str:
+    """One screen: what was published, from how much, how many files of each kind, how long."""
     report = result.scored.report
+    state = (
+        "published" if result.published.created else "unchanged (identical rebuild, verified byte for byte)"
+    )
+    runs = sum(b.run_count for b in report.benchmarks)
+    kinds = ", ".join(
+        f"{n} {kind.lstrip('.').upper() or 'other'}" for kind, n in sorted(result.files.items())
+    )
+    times = ", ".join(f"{stage} {s:.1f} s" for stage, s in result.seconds.items())
+    lines = [
+        f"{state}: {result.published.path}",
+        f"  benchmarks {len(report.benchmarks)} · runs {runs} · sealed folders {result.scored.folders} · "
+        f"refusals 0 · inputs {report.inputs_digest[:12]}",
+        f"  files {sum(result.files.values())} ({kinds}) · {result.size / 1e6:.1f} MB",
+        f"  time {sum(result.seconds.values()):.1f} s ({times})",
+    ]
     if result.blind is not None:
-        click.echo(f"published the blind version a reveal applies to: {result.blind.path}")
-    state = "published" if result.published.created else "unchanged (identical rebuild)"
-    click.echo(f"{state}: {result.published.path} — {len(report.benchmarks)} benchmark(s), "
-               f"{result.scored.folders} sealed folder(s), {result.files} file(s); "
-               f"inputs {report.inputs_digest[:12]}")  # fmt: skip
+        lines.insert(1, f"  also published the blind version a reveal applies to: {result.blind.path}")
+    return "\n".join(lines)
 
 
 main.add_command(build_cmd, name="build")

@@ -26,8 +26,10 @@ from markupsafe import Markup
 from generator.charts import forest, grid
 from generator.jsonio import canonical_json
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
+from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
+from generator.single import main_of, standalone
 
 
 def templates_dir() -> Path:
@@ -119,29 +121,36 @@ class Pages:
     def add(self, path: str, data: bytes) -> None:
         self.sink.add(path, data)
 
-    def html(self, path: str, template: str, **context: Any) -> None:
+    def html(self, path: str, template: str, **context: Any) -> str:
         css, css_hash = _css()
         page = html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
         self.add(path, page.encode("utf-8"))
+        return page
 
 
-def render_site(report: SiteReport, details: DetailSource, sink: Sink) -> None:
+def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress: Progress = SILENT) -> None:
     """Every file of ``site/<version>/``, into the sink."""
     pages = Pages(sink)
     site: dict[str, Any] = {"report": report}
     pages.html("index.html", "index.html", **site)
+    progress.start("rendering run pages", sum(len(b.section.runs) for b in report.benchmarks))
+    sections = []
     for bench in report.benchmarks:
         base = bench_dir(bench)
         family = bench.family
         ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
-        pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
+        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
-        pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
+        disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
+        sections.append(
+            (bench, standalone(main_of(board), bench.id), standalone(main_of(disclosed), f"{bench.id}-d"))
+        )
         for summary in bench.section.runs:
             data = details.get(bench.id, summary.id)
             pages.add(f"data/runs/{bench.id}/{summary.id}.json", data)
             run = bench.section.detail_model().model_validate_json(data)
             pages.html(f"{base}/runs/{summary.id}.html", f"{family}/run.html", run=run, **ctx)
+            progress.advance()
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
         for ranking in bench.rankings:
@@ -149,10 +158,12 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink) -> None:
         scores = bench.section.frozen_scores()
         if scores is not None:
             pages.add(f"data/scores/{bench.id}.json", scores)
+    pages.html("report.html", "report.html", sections=sections, **site)
     notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
+    progress.finish()
 
 
 CSV_COLUMNS = (
@@ -199,6 +210,13 @@ def build_record(report: SiteReport) -> bytes:
         ),
     )
     return canonical_json(record.model_dump(mode="json")).encode("utf-8")
+
+
+def render_not_found() -> bytes:
+    """``site/404.html``: for static hosts that serve it on a missing page."""
+    css, css_hash = _css()
+    page = html_env().get_template("404.html").render(page_path="404.html", css=css, css_hash=css_hash)
+    return page.encode("utf-8")
 
 
 def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes:

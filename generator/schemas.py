@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from generator.changes import VersionsIndex
 from generator.families.components_models import (
     ComponentsContract,
     ComponentsDeclaration,
@@ -42,6 +43,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "components-episode": Episode,
     "report": SiteReport,
     "build-record": BuildRecord,
+    "versions": VersionsIndex,
 }
 
 

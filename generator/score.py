@@ -24,6 +24,7 @@ from generator.inputs import (
     verify_folder,
 )
 from generator.jsonio import compact_json, load_json_bytes, validate_model
+from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import nested_seals
 
@@ -135,7 +136,12 @@ def _verify_runs_only(layout: BenchmarkLayout, runs: list[str]) -> list[Problem]
 
 
 def score_benchmark(
-    root: Path, layout: BenchmarkLayout, digests: dict[str, str], details: Details, with_reveals: bool = True
+    root: Path,
+    layout: BenchmarkLayout,
+    digests: dict[str, str],
+    details: Details,
+    with_reveals: bool = True,
+    progress: Progress = SILENT,
 ) -> tuple[BenchmarkReport | None, list[Problem]]:
     """Verify, parse and score one benchmark; record each sealed folder's digest."""
     label = (root / layout.id).as_posix()
@@ -165,6 +171,7 @@ def score_benchmark(
         run_id = family.run_id(rel)
         run, run_problems = _run_folder(layout, rel, run_id, seen)
         problems += run_problems
+        progress.advance()
         if run is None or run_id is None:
             continue
         digests[f"{layout.id}/{rel}"] = run.digest
@@ -187,7 +194,9 @@ def score_benchmark(
     ), []  # fmt: skip
 
 
-def score_inputs(root: Path, site_version: str | None, with_reveals: bool = True) -> Scored:
+def score_inputs(
+    root: Path, site_version: str | None, with_reveals: bool = True, progress: Progress = SILENT
+) -> Scored:
     """Read, verify and score everything under ``root``; raise once with every problem found.
 
     ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
@@ -196,9 +205,10 @@ def score_inputs(root: Path, site_version: str | None, with_reveals: bool = True
     digests: dict[str, str] = {}
     benchmarks = []
     details = Details()
+    progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
         for layout in layouts:
-            report, more = score_benchmark(root, layout, digests, details, with_reveals)
+            report, more = score_benchmark(root, layout, digests, details, with_reveals, progress)
             problems += more
             if report is not None:
                 benchmarks.append(report)
@@ -207,6 +217,8 @@ def score_inputs(root: Path, site_version: str | None, with_reveals: bool = True
     except BaseException:
         details.close()
         raise
+    finally:
+        progress.finish()
     digest = inputs_digest(digests)
     site = SiteReport(
         generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",

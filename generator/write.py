@@ -12,14 +12,15 @@ import fcntl
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.changes import VersionChanges, VersionsIndex, version_changes
 from generator.errors import OutputError, VersionConflict
 from generator.jsonio import canonical_json
-from generator.render import render_versions
+from generator.render import render_not_found, render_versions
 from generator.report import BuildRecord
 
 TEMP_PREFIX = ".benchsite-tmp-"
@@ -141,11 +142,36 @@ def _record(folder: Path) -> dict[str, Any]:
                 "benchmarks": []}  # fmt: skip
 
 
+def _site_json(folder: Path) -> Any:
+    """A version's report as plain JSON, or None when it cannot be read (then: not comparable)."""
+    try:
+        return json.loads((folder / "data" / "site.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def _changes(out: Path, order: list[str]) -> list[VersionChanges]:
+    """Each version against the one published before it, oldest first; one report read at a time."""
+    result, before = [], None
+    for i, version in enumerate(order):
+        after = _site_json(out / version)
+        previous = order[i - 1] if i else None
+        result.append(version_changes(version, previous, before, after))
+        before = after
+    return result
+
+
 def _refresh_index(out: Path, added: str | None) -> None:
     order = _versions(out, added)
-    entries = [{"version": v, "record": _record(out / v)} for v in reversed(order)]
-    _replace_file(out, VERSIONS, canonical_json({"versions": order}).encode("utf-8"))
+    changes = _changes(out, order)
+    entries = [
+        {"version": v, "record": _record(out / v), "changes": c}
+        for v, c in zip(reversed(order), reversed(changes), strict=True)
+    ]
+    index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
+    _replace_file(out, VERSIONS, canonical_json(index.model_dump(mode="json")).encode("utf-8"))
     _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
+    _replace_file(out, "404.html", render_not_found())
 
 
 class SiteWriter:
@@ -202,3 +228,41 @@ class SiteWriter:
 
 def _output_error(exc: OSError, out: Path) -> OutputError:
     return OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}")
+
+
+MKDOCS_MARK = ".benchsite-mkdocs"
+
+
+def replace_export(out: Path, render: Callable[[Staging], None]) -> list[str]:
+    """Write an mkdocs export into ``out`` whole, or not at all.
+
+    The export is staged beside ``out`` and swapped in by renames; ``out`` may be new, empty, or an
+    earlier benchsite export (it carries ``.benchsite-mkdocs``), never a folder of someone else's.
+    """
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MKDOCS_MARK).is_file())):
+        raise OutputError(
+            f"{out}: exists and is not a benchsite mkdocs export (no {MKDOCS_MARK}); "
+            "give a new or empty folder inside your docs_dir"
+        )
+    parent = out.parent
+    stage: Staging | None = None
+    old = parent / f"{TEMP_PREFIX}old-{os.getpid()}-{out.name}"
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        stage = Staging(parent / f"{TEMP_PREFIX}{os.getpid()}-{out.name}")
+        render(stage)
+        stage.add(
+            MKDOCS_MARK, b"Written by benchsite build --format mkdocs; replaced whole on each export.\n"
+        )
+        if out.exists():
+            out.rename(old)
+        stage.folder.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
+        return sorted(stage.paths)
+    except OSError as exc:
+        if old.exists() and not out.exists():
+            old.rename(out)
+        raise _output_error(exc, out) from None
+    finally:
+        if stage is not None and stage.folder.exists():
+            shutil.rmtree(stage.folder, ignore_errors=True)

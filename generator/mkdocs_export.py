@@ -1,0 +1,179 @@
+"""mkdocs export: the report model → Markdown pages and a ``nav:`` snippet for an existing mkdocs site.
+
+The pages go into one folder of the user's ``docs_dir`` (``prefix``, e.g. ``results``); every link
+between them is a relative ``.md`` link that mkdocs resolves and checks. mkdocs stays optional:
+this module only writes text and never imports it.
+
+mkdocs renders with Python-Markdown, which passes raw HTML through and does not read ``\\<`` as an
+escape, so ``md_cell`` of the Markdown environment is not enough here. A private overlay of that
+environment applies :func:`inert` to every ``{{ … }}`` whose value is not already :class:`Inert`
+(Jinja's ``finalize``), so no template can forget to escape, and the family templates'
+leaderboard tables (``<family>/release-notes.md``) are reused unchanged.
+
+Layout of the export (``nav.yml`` lists every page under ``prefix``)::
+
+    index.md                      every benchmark: title, id, family, status, runs
+    <bench>/index.md              description (plain text), leaderboard tables, runs
+    <bench>/methodology.md
+    <bench>/disclosures.md
+    <bench>/runs/<run>.md         one run's rows, with the figures of its HTML page
+    nav.yml
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, pass_context
+from jinja2.runtime import Context
+
+from generator.errors import OutputError
+from generator.render import DetailSource, Sink, markdown_env
+from generator.report import SiteReport
+
+NAV_FILE = "nav.yml"
+NAV_TITLE = "Benchmark results"
+_TOP_LEVEL = ("index.md", NAV_FILE)
+_BENCH_PAGES = (
+    ("Leaderboard", "index.md"),
+    ("Methodology", "methodology.md"),
+    ("Disclosures", "disclosures.md"),
+)
+_FIGURE_FILTERS = ("num", "bp", "p")
+
+
+class Inert(str):
+    """Text safe to place in Markdown as it is: escaped input, or a figure benchsite formatted."""
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_MARKUP = re.compile(r"[<>&|\[\]()*_\\`~#!{}$^=+]")
+_BLOCK_START = re.compile(r"^(?:-|:|\d+\.(?=\s|$))")
+_HTML_SPECIAL = re.compile(r"[&<>\"'=`]")
+_YAML_UNSAFE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _ref(char: str) -> str:
+    return f"&#{ord(char)};"
+
+
+def _one_line(value: object) -> str:
+    """Control characters, line breaks and runs of spaces become one space; surrogates go too."""
+    return " ".join(_CONTROL.sub(" ", str(value)).split())
+
+
+def inert(value: object) -> Inert:
+    """Text from the inputs, inert in Python-Markdown and in GitHub-flavoured Markdown, on one line.
+
+    Every character either dialect (or a common mkdocs extension) could read as markup becomes an
+    HTML numeric entity: ``< > &`` (raw HTML, entities), ``| [ ] ( ) !`` (tables, links, images),
+    ``* _ ~ ^ = + $ `` and the backtick (emphasis, marks, maths, code), ``\\ # { }`` (escapes,
+    headings, attribute lists); a leading ``-``, ``:`` or ``1.`` (list or definition) too. Both
+    dialects display the entities as the characters; inside a code span they would show as
+    written, so templates never put input text in one.
+    """
+    text = _MARKUP.sub(lambda m: _ref(m[0]), _one_line(value))
+    return Inert(_BLOCK_START.sub(lambda m: m[0][:-1] + _ref(m[0][-1]), text))
+
+
+def inert_paragraphs(value: str) -> Inert:
+    """Prose that is Markdown by design (a benchmark description), shown as plain text: each
+    paragraph inert, the blank lines between paragraphs kept."""
+    paragraphs = (inert(p) for p in re.split(r"\n\s*\n", value))
+    return Inert("\n\n".join(p for p in paragraphs if p))
+
+
+def nav_title(value: str) -> str:
+    """A title for ``nav:``. mkdocs themes print nav titles into the HTML unescaped, so HTML's
+    special characters (and ``=``, so no attribute can be spelt) become numeric entities."""
+    return _HTML_SPECIAL.sub(lambda m: _ref(m[0]), _one_line(value))
+
+
+def _yaml(text: str) -> str:
+    """A YAML double-quoted scalar holding only printable characters (PyYAML refuses the rest)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", escaped) + '"'
+
+
+def _finalize(value: object) -> Inert:
+    return value if isinstance(value, Inert) else inert(value)
+
+
+def _figures(format_: Callable[..., str]) -> Callable[..., Inert]:
+    """A number format of the Markdown environment: digits and fixed words, never input text."""
+    return lambda *args: Inert(format_(*args))
+
+
+@pass_context
+def _link(context: Context, target: str) -> Inert:
+    """A relative link from this page to ``target`` (a path in the export), as mkdocs resolves it."""
+    here = posixpath.dirname(context["page_path"])
+    return Inert(quote(posixpath.relpath(target, here or ".")))
+
+
+@cache
+def mkdocs_env() -> Environment:
+    """The Markdown environment's loader and options, with its own cache and filters: every output
+    made inert unless one of the filters below already produced :class:`Inert` text. The HTML-only
+    ``md`` filter and the ``.html`` ``url`` helper are left out, so a template using them fails."""
+    env = markdown_env().overlay(finalize=_finalize, cache_size=400)
+    filters = {name: f for name, f in env.filters.items() if name != "md"}
+    figures = {name: _figures(filters[name]) for name in _FIGURE_FILTERS}
+    env.filters = {**filters, **figures, "md_cell": inert, "text": inert_paragraphs}
+    env.globals = {**{k: v for k, v in env.globals.items() if k != "url"}, "link": _link}
+    return env
+
+
+def _folder(prefix: str) -> str:
+    """The export folder as it sits in the user's ``docs_dir``: a relative path, no ``.`` or ``..``."""
+    folder = prefix.strip("/")
+    parts = folder.split("/")
+    if "\\" in folder or any(part in ("", ".", "..") for part in parts) or _one_line(folder) != folder:
+        raise OutputError(f"mkdocs prefix {prefix!r}: give the export folder's path inside docs_dir")
+    return folder
+
+
+def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix: str) -> None:
+    """Every page of the mkdocs export, and ``nav.yml`` with paths under ``prefix``, into the sink."""
+    folder = _folder(prefix)
+    clash = sorted(b.id for b in report.benchmarks if b.id in _TOP_LEVEL)
+    if clash:
+        raise OutputError(f"benchmark id {clash[0]!r} would replace the export's own {clash[0]}")
+    env = mkdocs_env()
+
+    def page(path: str, template: str, **context: Any) -> None:
+        text = env.get_template(f"mkdocs/{template}").render(page_path=path, report=report, **context)
+        sink.add(path, text.encode("utf-8"))
+
+    page("index.md", "index.md")
+    for bench in report.benchmarks:
+        ctx: dict[str, Any] = {"bench": bench, "base": bench.id}
+        page(f"{bench.id}/index.md", "leaderboard.md", **ctx)
+        page(f"{bench.id}/methodology.md", f"{bench.family}/methodology.md", **ctx)
+        page(f"{bench.id}/disclosures.md", "disclosures.md", **ctx)
+        for summary in bench.section.runs:
+            run = bench.section.detail_model().model_validate_json(details.get(bench.id, summary.id))
+            page(f"{bench.id}/runs/{summary.id}.md", f"{bench.family}/run.md", run=run, **ctx)
+    sink.add(NAV_FILE, nav_yaml(report, folder).encode("utf-8"))
+
+
+def nav_yaml(report: SiteReport, folder: str) -> str:
+    """``nav.yml``: one section listing every page, to paste under ``nav:`` of a mkdocs.yml."""
+
+    def item(depth: int, title: str, path: str | None = None) -> str:
+        target = "" if path is None else " " + _yaml(f"{folder}/{path}")
+        return f"{'  ' * depth}- {_yaml(nav_title(title))}:{target}"
+
+    lines = [item(0, NAV_TITLE), item(1, f"All benchmarks · {report.site_version}", "index.md")]
+    for bench in report.benchmarks:
+        lines.append(item(1, bench.title))
+        lines += [item(2, name, f"{bench.id}/{file}") for name, file in _BENCH_PAGES]
+        if bench.section.runs:
+            lines.append(item(2, "Runs"))
+            lines += [item(3, r.id, f"{bench.id}/runs/{r.id}.md") for r in bench.section.runs]
+    return "\n".join(lines) + "\n"
