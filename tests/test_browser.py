@@ -1,0 +1,574 @@
+"""The built site in a real browser: headless Chromium, driven through Playwright.
+
+Every page of the example site is opened from ``file://`` and from an HTTP server under a
+sub-path, checked for console errors, failed or foreign requests and broken links, checked by
+axe-core for serious accessibility violations, and a hostile corpus is shown to run nothing and
+break no layout. Needs Debian's Chromium and a pinned axe-core: run ``scripts/browser-deps``.
+When either is missing these tests fail, never skip: a check that did not run is not a pass.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Error,
+    Page,
+    Request,
+    Response,
+    ViewportSize,
+    sync_playwright,
+)
+
+from generator.seal import SEAL_NAME, write_seal
+from tests.conftest import CORPUS, ROOT, run_cli
+
+CHROMIUM = Path("/usr/bin/chromium")
+AXE = ROOT / ".cache" / "axe-core" / "axe.min.js"
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+# No network here: without the background-networking flags Chromium retries refused connections.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+PAGE_FACTS_JS = """() => ({
+  links: Array.from(document.querySelectorAll('a[href], img[src]'), e => e.tagName === 'IMG'
+    ? [e.getAttribute('src'), e.src] : [e.getAttribute('href'), e.href]),
+  ids: Array.from(document.querySelectorAll('[id]'), e => e.id),
+})"""
+
+# Started without waiting, so that two pages (two contexts, two renderers) are audited at once.
+AXE_START_JS = "() => { window.__axe = axe.run(document, {resultTypes: ['violations']}); }"
+AXE_RESULT_JS = """async () => (await window.__axe).violations
+  .filter(v => v.impact === 'serious' || v.impact === 'critical')
+  .map(v => ({id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+              targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"""
+AXE_WORKERS = 2
+
+# What injected markup would leave behind if any of it were parsed as HTML or run as script.
+INERT_JS = """() => {
+  const found = [];
+  for (const e of document.querySelectorAll('*')) {
+    for (const a of e.getAttributeNames()) {
+      if (a.startsWith('on')) found.push(`<${e.localName} ${a}>`);
+    }
+  }
+  for (const e of document.querySelectorAll('script, iframe, object, embed, frame')) {
+    found.push(`<${e.localName}> element`);
+  }
+  for (const a of document.querySelectorAll('a[href]')) {
+    const href = a.getAttribute('href');
+    if (/^\\s*javascript:/i.test(href)) found.push(`javascript: link ${href.slice(0, 40)}`);
+  }
+  if (typeof window.__pwned !== 'undefined') found.push('window.__pwned was set');
+  return found;
+}"""
+
+# The page must not scroll sideways; wide content may scroll inside its own box (a .table-wrap).
+# Lists the first few texts and boxes that stick out of the viewport outside any such box.
+LAYOUT_JS = """() => {
+  const limit = window.innerWidth + 1;
+  const scrolls = e => {
+    for (; e && e !== document.body; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const name = e => e.localName + (e.id ? '#' + e.id : '') + (e.classList.length ? '.' + e.classList[0] : '');
+  const wide = new Set();
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.getBoundingClientRect().right > limit && !scrolls(e.parentElement)) wide.add(name(e));
+  }
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    range.selectNodeContents(n);
+    const out = range.getBoundingClientRect().right > limit;
+    if (out && !scrolls(n.parentElement)) wide.add('text in ' + name(n.parentElement));
+  }
+  const width = document.documentElement.scrollWidth;
+  return {width, viewport: window.innerWidth, wide: [...wide].slice(0, 6)};
+}"""
+
+MARKER = "<script>window.__pwned=1</script>"
+HOSTILE = " ".join(
+    (
+        "<script>alert(1)</script>",
+        MARKER,
+        '"><img src=x onerror=alert(1)>',
+        '"><img src=x onerror="window.__pwned=1">',
+        "[x](javascript:alert(1))",
+        "[y](javascript:window.__pwned=1)",
+        "<svg onload=alert(1)>",
+        "<iframe src=x></iframe>",
+        "' onmouseover='alert(1)' x='",
+        '" onmouseover="window.__pwned=1" x="',
+        "\u202egnp.exe\u202c zero\u200bwidth\u200b",
+        "W" * 10_000,
+    )
+)
+
+
+def _missing_dependencies() -> str | None:
+    missing = [str(p) for p in (CHROMIUM, AXE) if not p.is_file()]
+    if not missing:
+        return None
+    return f"missing {', '.join(missing)}: run scripts/browser-deps (the browser tests cannot run without it)"
+
+
+@dataclass
+class Visit:
+    """What one page reported while it loaded, and the links and ids it holds."""
+
+    problems: list[str]
+    links: list[tuple[str, str]]
+    """(attribute value as written, absolute URL as the browser resolved it) of every a/img."""
+    ids: frozenset[str]
+
+
+@dataclass
+class Tab:
+    """One browser page; its listeners record every problem since the last ``visit``."""
+
+    page: Page
+    problems: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+        self.page.on("requestfailed", self._failed)
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("response", self._response)
+        self.page.on("dialog", self._dialog)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.problems.append(f"console error: {message.text}")
+
+    def _failed(self, request: Request) -> None:
+        self.problems.append(f"failed request: {request.url} ({request.failure})")
+
+    def _response(self, response: Response) -> None:
+        if response.status >= 400:
+            self.problems.append(f"HTTP {response.status}: {response.url}")
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.problems.append(f"{dialog.type} dialog opened: {dialog.message!r}")
+        dialog.dismiss()
+
+    def open(self, url: str, within: str) -> list[str]:
+        """Load ``url``; every problem it caused, including any request outside ``within``."""
+        self.problems, self.requests = [], []
+        self.page.goto(url, wait_until="load")
+        foreign = [f"request outside {within}: {r}" for r in self.requests if not r.startswith(within)]
+        return self.problems + foreign
+
+    def visit(self, url: str, within: str) -> Visit:
+        problems = self.open(url, within)
+        facts: dict[str, Any] = self.page.evaluate(PAGE_FACTS_JS)
+        links = [(str(raw), str(absolute)) for raw, absolute in facts["links"]]
+        return Visit(problems, links, frozenset(facts["ids"]))
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep the per-request log out of the test output."""
+
+
+def _build(runs: Path, out: Path, *options: str) -> None:
+    result = run_cli("build", "--runs", runs, "--out", out, *options)
+    assert result.exit_code == 0, f"{result.output}{result.exception!r}"
+
+
+def _html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def _newest_version(site: Path) -> Path:
+    versions: list[str] = json.loads((site / "versions.json").read_text())["versions"]
+    return site / versions[-1]
+
+
+def _report(problems: dict[str, list[str]]) -> str:
+    bad = {where: found for where, found in problems.items() if found}
+    lines = [f"{where}: {p}" for where, found in bad.items() for p in found]
+    return f"{len(lines)} problem(s) on {len(bad)} page(s):\n" + "\n".join(lines)
+
+
+# --- fixtures: one browser, one built site, one crawl per way of serving it ---------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    missing = _missing_dependencies()
+    if missing:
+        pytest.fail(missing, pytrace=False)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A context that honours each page's Content-Security-Policy, as a reader's browser does."""
+    ctx = browser.new_context(viewport=VIEWPORT)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def tab(context: BrowserContext) -> Tab:
+    return Tab(context.new_page())
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example corpus built once: the blind version, the revealed one, and the root index."""
+    out = tmp_path_factory.mktemp("browser-site") / "site"
+    _build(CORPUS, out)
+    assert len(json.loads((out / "versions.json").read_text())["versions"]) >= 2
+    return out.resolve()
+
+
+@pytest.fixture(scope="module")
+def file_crawl(site: Path, tab: Tab) -> dict[Path, Visit]:
+    within = site.as_uri() + "/"
+    return {page: tab.visit(page.as_uri(), within) for page in _html_pages(site)}
+
+
+@pytest.fixture(scope="module")
+def server_base(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``http://127.0.0.1:<port>/results/`` serving the site under a sub-path."""
+    root = tmp_path_factory.mktemp("http-root")
+    (root / "results").symlink_to(site, target_is_directory=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/results/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture(scope="module")
+def http_crawl(site: Path, server_base: str, tab: Tab) -> dict[str, Visit]:
+    urls = [server_base + quote(p.relative_to(site).as_posix()) for p in _html_pages(site)]
+    return {url: tab.visit(url, server_base) for url in urls}
+
+
+# --- the tests ----------------------------------------------------------------------------------
+
+
+def test_browser_dependencies_are_installed() -> None:
+    missing = _missing_dependencies()
+    assert missing is None, missing
+
+
+def test_every_page_is_crawled(site: Path, file_crawl: dict[Path, Visit]) -> None:
+    pages = _html_pages(site)
+    assert site / "index.html" in pages
+    assert len(pages) >= 2 * 4 * 3 + 3, "expected two versions of four benchmarks' pages"
+    assert set(file_crawl) == set(pages)
+
+
+def test_file_pages_log_no_error_and_fetch_nothing_but_their_files(
+    site: Path, file_crawl: dict[Path, Visit]
+) -> None:
+    problems = {str(p.relative_to(site)): visit.problems for p, visit in file_crawl.items()}
+    assert not any(problems.values()), _report(problems)
+
+
+def _file_link_problem(site: Path, page: Path, raw: str, crawl: dict[Path, Visit]) -> str | None:
+    parts = urlsplit(raw)
+    if parts.scheme or parts.netloc or raw.startswith("/"):
+        return f"not a relative link: {raw}"
+    target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+    if not target.is_relative_to(site):
+        return f"leaves the site: {raw}"
+    if not target.is_file():
+        return f"broken: {raw}"
+    anchor = unquote(parts.fragment)
+    if anchor and target in crawl and anchor not in crawl[target].ids:
+        return f"no element with id {anchor!r} in {target.relative_to(site)}: {raw}"
+    return None
+
+
+def test_file_links_and_images_are_relative_and_resolve(site: Path, file_crawl: dict[Path, Visit]) -> None:
+    problems = {
+        str(page.relative_to(site)): [
+            problem
+            for raw, _ in visit.links
+            if (problem := _file_link_problem(site, page, raw, file_crawl)) is not None
+        ]
+        for page, visit in file_crawl.items()
+    }
+    assert sum(len(v.links) for v in file_crawl.values()) > len(file_crawl), "pages should link each other"
+    assert not any(problems.values()), _report(problems)
+
+
+def test_http_subpath_pages_log_no_error_and_stay_under_the_subpath(http_crawl: dict[str, Visit]) -> None:
+    problems = {url: visit.problems for url, visit in http_crawl.items()}
+    assert not any(problems.values()), _report(problems)
+
+
+def test_http_subpath_links_resolve(server_base: str, http_crawl: dict[str, Visit], tab: Tab) -> None:
+    status: dict[str, int] = {}
+
+    def problem(absolute: str) -> str | None:
+        if not absolute.startswith(server_base):
+            return f"leaves {server_base}: {absolute}"
+        target, _, anchor = absolute.partition("#")
+        if target not in status:
+            status[target] = tab.page.request.head(target).status
+        if status[target] >= 400:
+            return f"HTTP {status[target]}: {absolute}"
+        if anchor and target in http_crawl and unquote(anchor) not in http_crawl[target].ids:
+            return f"no element with id {anchor!r}: {absolute}"
+        return None
+
+    problems = {
+        url: [p for _, absolute in visit.links if (p := problem(absolute)) is not None]
+        for url, visit in http_crawl.items()
+    }
+    assert not any(problems.values()), _report(problems)
+
+
+def test_screenshots_of_the_newest_version(site: Path, tab: Tab) -> None:
+    newest = _newest_version(site)
+    shots: dict[str, Path] = {"index": site / "index.html"}
+    benchmarks = sorted(p for p in (newest / "b").iterdir() if p.is_dir())
+    assert benchmarks
+    for bench in benchmarks:
+        shots[f"{bench.name}-leaderboard"] = bench / "index.html"
+        shots[f"{bench.name}-run"] = sorted((bench / "runs").glob("*.html"))[0]
+        shots[f"{bench.name}-disclosures"] = bench / "disclosures.html"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for name, page in shots.items():
+        target = SCREENSHOTS / f"{name}.png"
+        tab.page.goto(page.as_uri(), wait_until="load")
+        tab.page.screenshot(path=target, full_page=True)
+        data = target.read_bytes()
+        assert data.startswith(PNG_SIGNATURE) and len(data) > 1000, target
+
+
+def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser) -> None:
+    # The pages' CSP forbids every script, axe included: bypass it for these contexts only. axe is
+    # injected into every page as it loads (an init script: sending 650 kB per page costs seconds).
+    contexts = [browser.new_context(viewport=VIEWPORT, bypass_csp=True) for _ in range(AXE_WORKERS)]
+    problems: dict[str, list[str]] = {}
+    paths = _html_pages(site)
+    try:
+        for ctx in contexts:
+            ctx.add_init_script(path=AXE)
+        pages = [ctx.new_page() for ctx in contexts]
+        for start in range(0, len(paths), AXE_WORKERS):
+            batch = list(zip(pages, paths[start : start + AXE_WORKERS], strict=False))
+            for page, path in batch:
+                page.goto(path.as_uri(), wait_until="load")
+                page.evaluate(AXE_START_JS)
+            for page, path in batch:
+                violations: list[dict[str, Any]] = page.evaluate(AXE_RESULT_JS)
+                problems[str(path.relative_to(site))] = [
+                    f"{v['impact']} {v['id']} ({v['help']}) on {v['count']} node(s), e.g. {v['targets']}"
+                    for v in violations
+                ]
+    finally:
+        for ctx in contexts:
+            ctx.close()
+    assert len(problems) == len(paths)
+    assert not any(problems.values()), _report(problems)
+
+
+def test_the_content_security_policy_blocks_injected_script(site: Path, browser: Browser) -> None:
+    def injected(bypass_csp: bool) -> str:
+        ctx = browser.new_context(bypass_csp=bypass_csp)
+        try:
+            page = ctx.new_page()
+            page.goto((site / "index.html").as_uri(), wait_until="load")
+            with contextlib.suppress(Error):  # Playwright reports the script the page refused
+                page.add_script_tag(content="window.__x = 1")
+            return str(page.evaluate("typeof window.__x"))
+        finally:
+            ctx.close()
+
+    assert injected(bypass_csp=False) == "undefined"
+    assert injected(bypass_csp=True) == "number", "the control: the same script runs without the CSP"
+
+
+# --- a hostile corpus ---------------------------------------------------------------------------
+
+
+def _edit_json(path: Path, change: Callable[[Any], None]) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+def _poison(obj: dict[str, Any], *keys: str) -> None:
+    for key in keys:
+        obj[key] = f"{obj[key]} {HOSTILE}"
+
+
+def _reseal(folder: Path) -> None:
+    (folder / SEAL_NAME).unlink()
+    write_seal(folder)
+
+
+def _poison_declaration(bench: Path, change: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def both(decl: dict[str, Any]) -> None:
+        _poison(decl, "title", "description")
+        if change:
+            change(decl)
+
+    _edit_json(bench / "benchmark.json", both)
+
+
+def _poison_runs(bench: Path) -> None:
+    for run in sorted(p.parent for p in bench.glob("*/run.json")):
+        _edit_json(run / "run.json", lambda meta: _poison(meta, "producer"))
+        _reseal(run)
+
+
+def _poison_points(bench: Path) -> None:
+    def limitations(contract: dict[str, Any]) -> None:
+        contract["limitations"] = [f"{x} {HOSTILE}" for x in contract["limitations"]]
+
+    _edit_json(bench / "rubric.json", limitations)
+    sha = hashlib.sha256((bench / "rubric.json").read_bytes()).hexdigest()
+
+    def tasks(decl: dict[str, Any]) -> None:
+        decl["rubric"]["sha256"] = sha
+        for task in decl["tasks"]:
+            _poison(task, "title")
+
+    _poison_declaration(bench, tasks)
+    _poison_runs(bench)
+
+
+def _poison_components(bench: Path) -> None:
+    def rules(decl: dict[str, Any]) -> None:
+        for task in decl["tasks"]:
+            for rule in task.get("hard_fail_rules", []):
+                _poison(rule, "description")
+
+    _poison_declaration(bench, rules)
+    _poison_runs(bench)
+
+
+def _poison_definitions(bench: Path) -> None:
+    def titles(definition: dict[str, Any]) -> None:
+        for item in definition["cases"] + definition["checks"]:
+            _poison(item, "title")
+
+    def corrections(ledger: dict[str, Any]) -> None:
+        for c in ledger["corrections"]:
+            _poison(c, "superseded", "corrected", "direction", "blast_radius", "prediction")
+
+    _poison_declaration(bench)
+    _edit_json(bench / "definition.json", titles)
+    _edit_json(bench / "corrections.json", corrections)
+
+
+def _poison_trials(bench: Path, scratch: Path) -> None:
+    _poison_declaration(bench)
+    _poison_runs(bench)
+    _reseal(bench)
+    # Producers are part of the frozen blind scores, so the reveal must cite the scores they give.
+    blind = scratch / "runs" / bench.name
+    shutil.copytree(bench, blind, ignore=shutil.ignore_patterns("reveal"))
+    _build(blind.parent, scratch / "site", "--site-version", "blind")
+    frozen = scratch / "site" / "blind" / "data" / "scores" / f"{bench.name}.json"
+
+    def reveal(record: dict[str, Any]) -> None:
+        record["scores_sha256"] = hashlib.sha256(frozen.read_bytes()).hexdigest()
+        _poison(record["providers"], *record["providers"])
+
+    _edit_json(bench / "reveal" / "reveal.json", reveal)
+    _reseal(bench / "reveal")
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example corpus with hostile text in every free-text field of all four benchmarks.
+
+    Ids stay as they are: they become file names, and the build rightly refuses unsafe ones.
+    """
+    root = tmp_path_factory.mktemp("hostile")
+    corpus = root / "runs"
+    shutil.copytree(CORPUS, corpus)
+    _poison_points(corpus / "agent-dx")
+    _poison_components(corpus / "je-validation")
+    _poison_definitions(corpus / "recsys-grounding")
+    _poison_trials(corpus / "vibe-delivery", root / "blind")
+    for bench in (p for p in corpus.iterdir() if p.is_dir()):
+        _reseal(bench)
+    out = root / "site"
+    _build(corpus, out)
+    return out.resolve()
+
+
+@pytest.fixture(scope="module")
+def hostile_crawl(hostile_site: Path, tab: Tab) -> dict[str, dict[str, Any]]:
+    """Per page: the problems it caused, what injected markup left behind, and its layout."""
+    within = hostile_site.as_uri() + "/"
+    crawl: dict[str, dict[str, Any]] = {}
+    for path in _html_pages(hostile_site):
+        problems = tab.open(path.as_uri(), within)
+        crawl[str(path.relative_to(hostile_site))] = {
+            "problems": problems,
+            "injected": tab.page.evaluate(INERT_JS),
+            "layout": tab.page.evaluate(LAYOUT_JS),
+            "shown": MARKER in tab.page.title() + tab.page.inner_text("body"),
+        }
+    return crawl
+
+
+def test_hostile_text_is_displayed(hostile_crawl: dict[str, dict[str, Any]]) -> None:
+    """Every benchmark page shows the hostile text (title or body), so the checks are not vacuous."""
+    pages = [page for page in hostile_crawl if "/b/" in page]
+    assert len(pages) >= 2 * 4 * 3
+    missing = [page for page in pages if not hostile_crawl[page]["shown"]]
+    assert not missing, f"the hostile text is not shown as text on {missing}"
+
+
+def test_hostile_text_runs_nothing(hostile_crawl: dict[str, dict[str, Any]]) -> None:
+    problems = {page: facts["problems"] + facts["injected"] for page, facts in hostile_crawl.items()}
+    assert not any(problems.values()), _report(problems)
+
+
+def test_hostile_text_does_not_widen_the_page(hostile_crawl: dict[str, dict[str, Any]]) -> None:
+    problems = {
+        page: [f"page is {lay['width']}px wide in a {lay['viewport']}px viewport; too wide: {lay['wide']}"]
+        for page, facts in hostile_crawl.items()
+        if (lay := facts["layout"])["width"] > lay["viewport"] + 1
+    }
+    assert not problems, _report(problems)
