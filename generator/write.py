@@ -12,13 +12,14 @@ import fcntl
 import json
 import os
 import shutil
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.changes import VersionChanges, VersionsIndex, version_changes
-from generator.errors import OutputError, VersionConflict
+from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.jsonio import canonical_json
 from generator.render import render_not_found, render_versions
 from generator.report import BuildRecord
@@ -66,11 +67,19 @@ class Staging:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.paths: set[str] = set()
+        self._folded: dict[str, str] = {}
         folder.mkdir()
 
     def add(self, path: str, data: bytes) -> None:
         if path in self.paths:
             raise AssertionError(f"two outputs claim {path}")  # a bug, never user input
+        folded = unicodedata.normalize("NFC", path).casefold()
+        if folded in self._folded:
+            raise InvalidContent(
+                f"{path}: would overwrite {self._folded[folded]} on a case-insensitive file system "
+                "(hosts such as macOS and Windows): ids must differ by more than letter case"
+            )
+        self._folded[folded] = path
         self.paths.add(path)
         target = self.folder / path
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -128,3 +128,16 @@ def test_unwritable_output_fails_cleanly(corpus: Path, tmp_path: Path) -> None:
         code, output = build(corpus, locked / "site")
     assert code == 2
     assert "cannot write the site" in output
+
+
+def test_outputs_that_differ_only_in_case_are_refused_before_they_overwrite(tmp_path: Path) -> None:
+    from generator.errors import InvalidContent
+    from generator.write import Staging
+
+    stage = Staging(tmp_path / "stage")
+    stage.add("data/csv/b/check-Tone.csv", b"a")
+    with pytest.raises(InvalidContent, match="differ by more than letter case"):
+        stage.add("data/csv/b/check-tone.csv", b"b")
+    stage.add("b/caf\u00e9.html", b"composed")
+    with pytest.raises(InvalidContent):
+        stage.add("b/cafe\u0301.html", b"decomposed: the same name after Unicode normalisation")
