@@ -171,9 +171,10 @@ def mean_interval(mean: float | None, sd: float | None, n: int, confidence: floa
     """Student t interval on a mean; None below two observations."""
     if mean is None or sd is None or n < 2:
         return None
-    low, high = student_t.interval(confidence, n - 1, loc=mean, scale=sd / math.sqrt(n))
     if sd == 0:
-        low = high = mean
+        low = high = mean  # a constant sample: scipy would warn on a zero scale
+    else:
+        low, high = student_t.interval(confidence, n - 1, loc=mean, scale=sd / math.sqrt(n))
     return Interval(low=float(low), high=float(high), confidence=confidence, method=T_METHOD, n=n)
 
 

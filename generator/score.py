@@ -158,6 +158,8 @@ def score_benchmark(
     family = FAMILIES[decl.family]
     seen: dict[str, str] = {}
     runs = [r for r in layout.runs if r != family.reveal_folder]
+    if family.reveal_folder in layout.runs:
+        progress.advance()  # read below when reveals apply, else deliberately left out
     reveal = None
     if family.reveal_folder in layout.runs and with_reveals:
         reveal, problems = _run_folder(layout, family.reveal_folder, family.reveal_folder, seen)
