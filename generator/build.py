@@ -126,16 +126,25 @@ def _scan_blind(stage: Staging, report: SiteReport) -> None:
         if found:
             raise InvalidContent(
                 f"{rel}: the blind version would contain a revealed provider name "
-                f"({found[0].decode('utf-8', 'replace')}); blind inputs must not name providers"
+                f"({max(found, key=len).decode('utf-8', 'replace')}); blind inputs must not name providers"
             )
 
 
 def _spellings(name: str) -> set[bytes]:
-    """A name as it may appear in bytes: plain, JSON-escaped, HTML-escaped (all lower case)."""
+    """A name as it may appear in bytes (all lower case): plain, JSON-, HTML- and URL-escaped, and
+    the first word of a multi-word name when it has five or more characters ('Northwind' of
+    'Northwind Builder'): a partial name identifies a provider as well as the whole one."""
     import html
     import json
+    from urllib.parse import quote, quote_plus
 
-    forms = {name, json.dumps(name, ensure_ascii=True)[1:-1], html.escape(name)}
+    words = name.split()
+    names = {name} | ({words[0]} if len(words) > 1 and len(words[0]) >= 5 else set())
+    forms = {
+        form
+        for n in names
+        for form in (n, json.dumps(n, ensure_ascii=True)[1:-1], html.escape(n), quote(n), quote_plus(n))
+    }
     return {form.lower().encode("utf-8") for form in forms if form}
 
 

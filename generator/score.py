@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -34,8 +35,19 @@ DECLARATION = "benchmark.json"
 class Details:
     """Each run's scored rows as canonical JSON, spooled to a private temporary folder."""
 
+    PREFIX = "benchsite-details-"
+
     def __init__(self) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="benchsite-details-"))
+        self.sweep_stale()
+        self.folder = Path(tempfile.mkdtemp(prefix=f"{self.PREFIX}{os.getpid()}-"))
+
+    @classmethod
+    def sweep_stale(cls) -> None:
+        """Remove spools of builds that were killed (their process is gone): kill -9 skips ``close``."""
+        for stale in Path(tempfile.gettempdir()).glob(f"{cls.PREFIX}*-*"):
+            pid = stale.name[len(cls.PREFIX) :].split("-", 1)[0]
+            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+                shutil.rmtree(stale, ignore_errors=True)
 
     def put(self, bench: str, run: str, detail: BaseModel) -> None:
         path = self.folder / bench / f"{run}.json"
@@ -51,6 +63,16 @@ class Details:
 
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
 
 
 @dataclass(frozen=True)

@@ -116,19 +116,13 @@ def _check_existing(target: Path, stage: Staging) -> None:
         )
 
 
-def _replace_file(out: Path, name: str, data: bytes) -> None:
-    temp = out / f"{TEMP_PREFIX}{name}"
-    temp.write_bytes(data)
-    temp.replace(out / name)
-
-
 def _versions(out: Path, added: str | None) -> list[str]:
     """Published order from versions.json, repaired against the folders actually present."""
     present = {
         p.parent.parent.name
         for p in out.glob("*/data/build.json")
         if not p.parent.parent.name.startswith(".")
-    }
+    } | ({added} if added else set())
     try:
         order = [v for v in json.loads((out / VERSIONS).read_bytes())["versions"] if v in present]
     except (OSError, ValueError, KeyError, TypeError):
@@ -159,28 +153,59 @@ def _site_json(folder: Path) -> Any:
         return None
 
 
-def _changes(out: Path, order: list[str]) -> list[VersionChanges]:
+def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
     """Each version against the one published before it, oldest first; one report read at a time."""
     result, before = [], None
     for i, version in enumerate(order):
-        after = _site_json(out / version)
+        after = _site_json(folders[version])
         previous = order[i - 1] if i else None
         result.append(version_changes(version, previous, before, after))
         before = after
     return result
 
 
-def _refresh_index(out: Path, added: str | None) -> None:
-    order = _versions(out, added)
-    changes = _changes(out, order)
+INDEX_FILES = ("404.html", "index.html", VERSIONS)
+"""Site-level files, in the order they are switched: the machine-readable list last."""
+
+
+def _stage_index(out: Path, added: tuple[str, Path] | None) -> list[tuple[Path, Path]]:
+    """Render the site-level files into temporary files beside them, before anything is published.
+
+    ``added`` is a version about to be published (its staged folder). A failure here (a full disk)
+    leaves the site untouched; what remains is a sequence of renames, which need no space.
+    """
+    name = added[0] if added else None
+    order = _versions(out, name)
+    folders = {v: out / v for v in order} | (dict([added]) if added else {})
+    changes = _changes(folders, order)
     entries = [
-        {"version": v, "record": _record(out / v), "changes": c}
+        {"version": v, "record": _record(folders[v]), "changes": c}
         for v, c in zip(reversed(order), reversed(changes), strict=True)
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
-    _replace_file(out, VERSIONS, canonical_json(index.model_dump(mode="json")).encode("utf-8"))
-    _replace_file(out, "index.html", render_versions(entries, order[-1] if order else None))
-    _replace_file(out, "404.html", render_not_found())
+    data = {
+        "404.html": render_not_found(),
+        "index.html": render_versions(entries, order[-1] if order else None),
+        VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
+    }
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for file in INDEX_FILES:
+            temp = out / f"{TEMP_PREFIX}{file}"
+            staged.append((temp, out / file))
+            temp.write_bytes(data[file])
+    except OSError:
+        for temp, _ in staged:
+            temp.unlink(missing_ok=True)
+        raise
+    return staged
+
+
+def _switch_index(staged: list[tuple[Path, Path]]) -> None:
+    """Three renames, back to back. A kill between them leaves index.html one version ahead of
+    versions.json: every entry of each is a complete version, and the next build reconciles them."""
+    for temp, final in staged:
+        temp.replace(final)
 
 
 class SiteWriter:
@@ -227,11 +252,17 @@ class SiteWriter:
         target = self.out / version
         if target.exists():
             _check_existing(target, stage)
-            _refresh_index(self.out, None)
+            _switch_index(_stage_index(self.out, None))
             return Published(target, created=False)
-        stage.folder.rename(target)
+        staged = _stage_index(self.out, (version, stage.folder))
+        try:
+            stage.folder.rename(target)
+        except OSError:
+            for temp, _ in staged:
+                temp.unlink(missing_ok=True)
+            raise
         self.stages.remove(stage)
-        _refresh_index(self.out, version)
+        _switch_index(staged)
         return Published(target, created=True)
 
 

@@ -144,11 +144,12 @@ OWN_LIMITATIONS = (
 
 @dataclass
 class SubjectTally:
-    """Streaming per-subject aggregate: counts and sums, never the attempts themselves."""
+    """Streaming per-subject aggregate: counts and sums, never the attempts themselves. Sums are
+    exact (each float is a binary fraction), so a mean never depends on the order of rows or runs."""
 
     runs: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    sums: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    sums: dict[str, Fraction] = field(default_factory=lambda: defaultdict(Fraction))
     ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
 
@@ -157,15 +158,15 @@ class SubjectTally:
         self.disagreements += attempt.disagrees
         for dim in attempt.dimensions:
             if dim.points is not None and dim.state != "unavailable":
-                self.sums[dim.key] += dim.points
+                self.sums[dim.key] += Fraction(dim.points)
                 self.ns[dim.key] += 1
         if attempt.deterministic is not None:
-            self.sums["deterministic"] += attempt.deterministic
+            self.sums["deterministic"] += Fraction(attempt.deterministic)
             self.ns["deterministic"] += 1
 
     def mean(self, key: str) -> Mean:
         n = self.ns[key]
-        return Mean(value=self.sums[key] / n if n else None, n=n)
+        return Mean(value=float(self.sums[key] / n) if n else None, n=n)
 
 
 @dataclass
@@ -268,11 +269,11 @@ class PointsFamily(Family):
 
 
 def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
-    def order(item: tuple[str, SubjectTally]) -> tuple[Fraction, float, str]:
+    def order(item: tuple[str, SubjectTally]) -> tuple[Fraction, Fraction, str]:
         subject, t = item
         valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
         ready = Fraction(t.counts["Ready"], valid) if valid else Fraction(-1)
-        det = t.sums["deterministic"] / t.ns["deterministic"] if t.ns["deterministic"] else -1.0
+        det = t.sums["deterministic"] / t.ns["deterministic"] if t.ns["deterministic"] else Fraction(-1)
         return (-ready, -det, subject)
 
     rows = []

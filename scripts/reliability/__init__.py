@@ -1,0 +1,1 @@
+"""Reliability tooling: fuzzing and hardening checks of the build against hostile inputs."""
