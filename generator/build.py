@@ -10,11 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.errors import InvalidContent, OutputError
+from generator.identity import generator_digest, seals_digest
 from generator.inputs import SAFE_ID
 from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
 from generator.render import render_site
-from generator.report import SiteReport
+from generator.report import BuildRecord, SiteReport
 from generator.score import Scored, score_inputs
 from generator.write import Published, SiteWriter, Staging, check_output, replace_export
 
@@ -28,7 +29,8 @@ class BuildConfig:
 
 @dataclass(frozen=True)
 class BuildResult:
-    scored: Scored
+    scored: Scored | None
+    """None for a no-op that parsed nothing (the version exists from the same inputs and generator)."""
     published: Published
     files: dict[str, int]
     """Files written per kind (file name suffix)."""
@@ -148,6 +150,30 @@ def _spellings(name: str) -> set[bytes]:
     return {form.lower().encode("utf-8") for form in forms if form}
 
 
+def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
+    """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
+    this same generator. Every file is still hashed against its seal; no JSON is parsed, nothing is
+    scored or rendered. Anything else (a problem, another digest) takes the full path, which says why."""
+    digest = seals_digest(config.runs)
+    if digest is None:
+        return None
+    target = config.out / (config.site_version or f"sha-{digest[:12]}")
+    try:
+        record = BuildRecord.model_validate_json((target / "data" / "build.json").read_bytes())
+    except (OSError, ValueError):
+        return None
+    if record.inputs_digest != digest or record.generator_digest != generator_digest():
+        return None
+    with SiteWriter(config.out) as writer:
+        writer.refresh()
+    files = [p for p in target.rglob("*") if p.is_file()]
+    kinds = Counter(p.suffix or "(none)" for p in files)
+    seconds = {"verify seals": time.monotonic() - clock[0]}
+    return BuildResult(
+        None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in files), seconds
+    )
+
+
 def verify(runs: Path) -> Scored:
     """Check every seal and every file's content; write nothing."""
     scored = score_inputs(runs, None)
@@ -164,6 +190,9 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     check_version(config.site_version)
     check_output(config.out, config.runs)
     clock = [time.monotonic()]
+    unchanged = _unchanged(config, clock)
+    if unchanged is not None:
+        return unchanged
     scored = score_inputs(config.runs, config.site_version, progress=progress)
     clock.append(time.monotonic())
     try:

@@ -98,20 +98,27 @@ def build_cmd(
 
 def summary(result: BuildResult) -> str:
     """One screen: what was published, from how much, how many files of each kind, how long."""
+    kinds = ", ".join(
+        f"{n} {kind.lstrip('.').upper() or 'other'}" for kind, n in sorted(result.files.items())
+    )
+    files = f"  files {sum(result.files.values())} ({kinds}) · {result.size / 1e6:.1f} MB"
+    if result.scored is None:
+        return "\n".join([
+            f"unchanged: {result.published.path} (same sealed inputs and generator: nothing re-rendered)",
+            files,
+            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal)",
+        ])  # fmt: skip
     report = result.scored.report
     state = (
         "published" if result.published.created else "unchanged (identical rebuild, verified byte for byte)"
     )
     runs = sum(b.run_count for b in report.benchmarks)
-    kinds = ", ".join(
-        f"{n} {kind.lstrip('.').upper() or 'other'}" for kind, n in sorted(result.files.items())
-    )
     times = ", ".join(f"{stage} {s:.1f} s" for stage, s in result.seconds.items())
     lines = [
         f"{state}: {result.published.path}",
         f"  benchmarks {len(report.benchmarks)} · runs {runs} · sealed folders {result.scored.folders} · "
         f"refusals 0 · inputs {report.inputs_digest[:12]}",
-        f"  files {sum(result.files.values())} ({kinds}) · {result.size / 1e6:.1f} MB",
+        files,
         f"  time {sum(result.seconds.values()):.1f} s ({times})",
     ]
     if result.blind is not None:

@@ -14,29 +14,24 @@ import hashlib
 import io
 import posixpath
 import re
+from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any, Protocol
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from pydantic import BaseModel
 
 from generator.charts import forest, grid
+from generator.identity import generator_digest, templates_dir
 from generator.jsonio import canonical_json
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 from generator.single import main_of, standalone
-
-
-def templates_dir() -> Path:
-    """Templates ship inside the wheel as ``generator/templates``; in a checkout they are top-level."""
-    packaged = Path(__file__).parent / "templates"
-    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "templates"
-
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 
@@ -141,16 +136,20 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress:
         ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
         board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
-        disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", **ctx)
-        sections.append(
-            (bench, standalone(main_of(board), bench.id), standalone(main_of(disclosed), f"{bench.id}-d"))
-        )
+        located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
             data = details.get(bench.id, summary.id)
             pages.add(f"data/runs/{bench.id}/{summary.id}.json", data)
             run = bench.section.detail_model().model_validate_json(data)
-            pages.html(f"{base}/runs/{summary.id}.html", f"{family}/run.html", run=run, **ctx)
+            for path, part, pager in run_pages(base, summary.id, run):
+                pages.html(path, f"{family}/run.html", run=part, pager=pager, **ctx)
+                if pager is not None:
+                    located.update(((summary.id, row_id), path) for row_id in pager.row_ids)
             progress.advance()
+        disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
+        sections.append(
+            (bench, standalone(main_of(board), bench.id), standalone(main_of(disclosed), f"{bench.id}-d"))
+        )
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
         for ranking in bench.rankings:
@@ -164,6 +163,43 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress:
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
     progress.finish()
+
+
+PAGE_ROWS = 1000
+"""Rows per run page: a run with more is split into pages, so no page grows without bound."""
+ROW_FIELDS = ("attempts", "trials", "episodes", "rows")
+
+
+@dataclass(frozen=True)
+class Pager:
+    """Where one page of a long run sits among its pages."""
+
+    page: int
+    paths: tuple[str, ...]
+    first: int
+    last: int
+    total: int
+    row_ids: tuple[str, ...]
+
+
+def run_pages(base: str, run_id: str, run: BaseModel) -> list[tuple[str, BaseModel, Pager | None]]:
+    """One run's pages: the whole run on one page, or ``PAGE_ROWS`` rows a page (page 1 keeps the
+    run's address; page n is ``runs/<run>/page-n.html``)."""
+    field = next(f for f in ROW_FIELDS if f in type(run).model_fields)
+    rows = getattr(run, field)
+    first = f"{base}/runs/{run_id}.html"
+    if len(rows) <= PAGE_ROWS:
+        return [(first, run, None)]
+    count = -(-len(rows) // PAGE_ROWS)
+    paths = (first, *(f"{base}/runs/{run_id}/page-{n}.html" for n in range(2, count + 1)))
+    result: list[tuple[str, BaseModel, Pager | None]] = []
+    for n, path in enumerate(paths, start=1):
+        chunk = rows[(n - 1) * PAGE_ROWS : n * PAGE_ROWS]
+        key = next(iter(type(chunk[0]).model_fields))  # every row model names its id first
+        ids = tuple(str(getattr(row, key)) for row in chunk)
+        pager = Pager(n, paths, (n - 1) * PAGE_ROWS + 1, (n - 1) * PAGE_ROWS + len(chunk), len(rows), ids)
+        result.append((path, run.model_copy(update={field: chunk}), pager))
+    return result
 
 
 CSV_COLUMNS = (
@@ -203,6 +239,7 @@ def build_record(report: SiteReport) -> bytes:
     record = BuildRecord(
         site_version=report.site_version,
         generator=report.generator,
+        generator_digest=generator_digest(),
         inputs_digest=report.inputs_digest,
         benchmarks=tuple(
             BuiltBenchmark(id=b.id, title=b.title, family=b.family, status=b.disclosures.status)

@@ -129,5 +129,10 @@ class BuildRecord(Model):
     schema_version: Literal[1] = 1
     site_version: str
     generator: str
+    generator_digest: str = Field(
+        default="",
+        description="sha256 over the generator's code, templates and schemas (empty from older generators); "
+        "not part of a version's identity check, only of the no-op rebuild's.",
+    )
     inputs_digest: str
     benchmarks: tuple[BuiltBenchmark, ...]

@@ -93,6 +93,22 @@ def _relative_files(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
 
 
+def _same_file(rel: str, old: bytes, new: bytes) -> bool:
+    """Byte equality; the build record may differ in the generator digest alone (an upgraded
+    generator that renders the same bytes still rebuilds a version as a no-op)."""
+    if old == new or rel != "data/build.json":
+        return old == new
+    try:
+        a, b = json.loads(old), json.loads(new)
+    except ValueError:
+        return False
+    return (
+        isinstance(a, dict)
+        and isinstance(b, dict)
+        and a | {"generator_digest": ""} == b | {"generator_digest": ""}
+    )
+
+
 def _check_existing(target: Path, stage: Staging) -> None:
     """Same inputs and same bytes: a verified no-op. Anything else: a version conflict."""
     try:
@@ -107,7 +123,8 @@ def _check_existing(target: Path, stage: Staging) -> None:
             "published versions are immutable: choose a new --site-version"
         )
     same = _relative_files(target) == sorted(stage.paths) and all(
-        (target / rel).read_bytes() == (stage.folder / rel).read_bytes() for rel in sorted(stage.paths)
+        _same_file(rel, (target / rel).read_bytes(), (stage.folder / rel).read_bytes())
+        for rel in sorted(stage.paths)
     )
     if not same:
         raise VersionConflict(
@@ -246,6 +263,10 @@ class SiteWriter:
         target = self.out / version
         if target.exists():
             _check_existing(target, stage)
+
+    def refresh(self) -> None:
+        """Re-derive the site-level files from the versions present (a no-op rebuild repairs them)."""
+        _switch_index(_stage_index(self.out, None))
 
     def publish(self, version: str, stage: Staging) -> Published:
         """Publish a staged version with one rename; an identical existing version is a no-op."""

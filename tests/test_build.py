@@ -141,3 +141,62 @@ def test_outputs_that_differ_only_in_case_are_refused_before_they_overwrite(tmp_
     stage.add("b/caf\u00e9.html", b"composed")
     with pytest.raises(InvalidContent):
         stage.add("b/cafe\u0301.html", b"decomposed: the same name after Unicode normalisation")
+
+
+def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_for_byte(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.build
+    import generator.families.points
+
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    before = snapshot(out)
+
+    def no_parsing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a no-op rebuild scored a run")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(generator.families.points.PointsFamily, "score_run", no_parsing)
+        code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0 and "nothing re-rendered" in output, output
+    assert snapshot(out) == before
+    # an upgraded generator (another digest) takes the full path: re-rendered, compared byte for byte
+    monkeypatch.setattr(generator.build, "generator_digest", lambda: "0" * 64)
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0 and "verified byte for byte" in output, output
+    assert snapshot(out) == before
+
+
+def test_a_long_run_is_paged_and_every_link_to_its_rows_finds_its_page(corpus: Path, tmp_path: Path) -> None:
+    import re
+
+    from generator.render import PAGE_ROWS
+
+    run = corpus / "agent-dx" / "run-subject-15bb-1"
+    lines = (run / "attempts.jsonl").read_text(encoding="utf-8").splitlines()
+    copies = -(-2 * PAGE_ROWS // len(lines)) + 1
+    rows = []
+    for k in range(copies):
+        for line in lines:
+            row = json.loads(line)
+            row["attempt_id"] = f"{row['attempt_id']}-{k}"
+            rows.append(json.dumps(row, sort_keys=True))
+    (run / "attempts.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    for folder in (run, corpus / "agent-dx"):
+        (folder / "SHA256SUMS").unlink()
+        write_seal(folder)
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    runs = out / "v1" / "b" / "agent-dx" / "runs"
+    pages = [runs / "run-subject-15bb-1.html", *sorted((runs / "run-subject-15bb-1").glob("page-*.html"))]
+    assert len(pages) == -(-len(rows) // PAGE_ROWS) >= 3
+    shown = [re.findall(r'<tr id="attempt-([^"]+)"', p.read_text(encoding="utf-8")) for p in pages]
+    assert all(len(ids) <= PAGE_ROWS for ids in shown)
+    assert [i for ids in shown for i in ids] == [json.loads(r)["attempt_id"] for r in rows]  # once, in order
+    disclosures = (out / "v1" / "b" / "agent-dx" / "disclosures.html").read_text(encoding="utf-8")
+    links = re.findall(r'href="(runs/run-subject-15bb-1[^"#]*)#attempt-([^"]+)"', disclosures)
+    assert len(links) == copies  # the one disagreement, once per copy
+    for target, anchor in links:
+        page = (out / "v1" / "b" / "agent-dx" / target).read_text(encoding="utf-8")
+        assert f'id="attempt-{anchor}"' in page, (target, anchor)

@@ -1,0 +1,56 @@
+"""What identifies a build without parsing a byte: the generator's own digest and the seals digest.
+
+A no-op rebuild (the version these inputs would publish already exists, built by this same
+generator from the same sealed folders) needs only every file hashed against its seal: no JSON is
+parsed, nothing is scored or rendered. Both digests are recorded in ``data/build.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from generator.inputs import discover, verify_folder
+from generator.seal import nested_seals
+
+
+def templates_dir() -> Path:
+    """Templates ship inside the wheel as ``generator/templates``; in a checkout they are top-level."""
+    packaged = Path(__file__).parent / "templates"
+    return packaged if packaged.is_dir() else Path(__file__).parent.parent / "templates"
+
+
+@cache
+def generator_digest() -> str:
+    """sha256 over the generator's code, templates and schemas: any change makes a new identity."""
+    package = Path(__file__).parent
+    roots = [package, templates_dir(), package.parent / "schemas"]
+    digest = hashlib.sha256()
+    for root in roots:
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(f"{path.relative_to(root).as_posix()}\n".encode())
+                digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def seals_digest(root: Path) -> str | None:
+    """sha256 over every sealed folder's path and seal digest, after checking every file against
+    its seal; None when anything is wrong (the full build then says what)."""
+    layouts, problems = discover(root)
+    if problems:
+        return None
+    lines = []
+    pending = [(layout.path, layout.id) for layout in layouts]
+    while pending:
+        path, label = pending.pop()
+        nested = nested_seals(path)
+        folder, problems = verify_folder(path, tuple(nested))
+        if folder is None or problems:
+            return None
+        lines.append(f"{label} {folder.digest}\n")
+        pending += [(path / rel, f"{label}/{rel}") for rel in nested]
+    return hashlib.sha256("".join(sorted(lines)).encode("utf-8")).hexdigest()

@@ -1,0 +1,45 @@
+"""The performance benchmark and the corpus generator, at the small size: a smoke test, not a timing.
+
+Figures come from ``scripts/benchmark.py`` run by hand (README); here it must run end to end and
+print every measure, and the generated corpus must be deterministic, sealed and valid.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scripts import benchmark, make_corpus
+from tests.conftest import run_cli, snapshot
+
+
+def test_the_corpus_generator_is_deterministic_and_its_corpus_builds(tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    counts = make_corpus.make(first, 10, 20, seed=3)
+    make_corpus.make(second, 10, 20, seed=3)
+    assert snapshot(first) == snapshot(second)
+    assert counts["points"] == 8 * 20 and counts["components"] > 0
+    assert {p.name for p in first.iterdir()} == {
+        "agent-dx",
+        "je-validation",
+        "vibe-delivery",
+        "recsys-grounding",
+    }
+    result = run_cli("build", "--quiet", "--runs", first, "--out", tmp_path / "site")
+    assert result.exit_code == 0, result.output
+
+
+def test_the_benchmark_runs_every_measure_at_the_small_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert benchmark.main(["--size", "small", "--repeat", "1"]) == 0
+    printed = capsys.readouterr().out
+    for measure in (
+        "floor: sha256 of every input byte",
+        "floor: sha256 + json.loads of every file and line",
+        "benchsite verify",
+        "benchsite build, cold",
+        "benchsite build, no-op rebuild",
+        "benchsite build, one run changed",
+        "HTML pages in all versions; largest",
+    ):
+        assert measure in printed, printed
