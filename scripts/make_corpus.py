@@ -89,8 +89,11 @@ def make_components(out: Path, runs: int, rows: int, rng: random.Random) -> int:
         run.mkdir()
         (run / "run.json").write_text(_meta(model, kind="model"), encoding="utf-8")
         seeds = max(1, rows // len(tasks))
+        first = n // len(models) * seeds + 1  # one episode per task × model × seed, across runs
         batch = [
-            episode(rng, t, f"e{n:05d}-{t['id']}-s{s}", s, skill) for t in tasks for s in range(1, seeds + 1)
+            episode(rng, t, f"e{n:05d}-{t['id']}-s{s}", s, skill)
+            for t in tasks
+            for s in range(first, first + seeds)
         ]
         (run / "episodes.jsonl").write_text(_jsonl(batch), encoding="utf-8")
         write_seal(run)
