@@ -78,6 +78,23 @@ class Incomparable(BenchsiteError):
     exit_code = EXIT_INCOMPARABLE
 
 
+PER_FILE = 25
+"""Problems printed per file; the rest are counted (a million-element array is one mistake)."""
+
+
+def _capped(problems: list[Problem]) -> list[str]:
+    lines: list[str] = []
+    shown: dict[str, int] = {}
+    for problem in problems:
+        shown[problem.file] = shown.get(problem.file, 0) + 1
+        if shown[problem.file] <= PER_FILE:
+            lines.append(problem.render())
+    for file, count in sorted(shown.items()):
+        if count > PER_FILE:
+            lines.append(f"{file}: … and {count - PER_FILE} more problem(s) in this file, not printed")
+    return lines
+
+
 class ProblemReport(BenchsiteError):
     """Every problem found in the inputs, printed one per line, then failing once."""
 
@@ -86,7 +103,7 @@ class ProblemReport(BenchsiteError):
         refused = sum(p.refused for p in self.problems)
         invalid = len(self.problems) - refused
         self.exit_code = EXIT_REFUSED if refused else EXIT_INVALID  # type: ignore[misc]
-        lines = [p.render() for p in self.problems]
+        lines = _capped(self.problems)
         summary = f"{len(self.problems)} problem(s): {refused} refused input(s), {invalid} invalid content"
         verdict = "input refused (exit 3)" if refused else "invalid content (exit 4)"
         super().__init__("\n".join([*lines, f"{summary}; nothing was written; {verdict}"]))

@@ -148,11 +148,20 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
 
 
 def load_json_bytes(data: bytes, file: str) -> tuple[Any, list[Problem]]:
-    """Decode and parse one JSON file's bytes."""
+    """Decode and parse one JSON file's bytes. Every file benchsite reads holds an object, so a
+    document that is ``null`` is a problem too (never a silently missing file)."""
     text, problem = decode_text(data, file)
     if problem is not None or text is None:
         return None, [problem] if problem else []
-    return parse_json(text, file)
+    value, problems = parse_json(text, file)
+    if value is None and not problems:
+        problems = [Problem(file, "$", "the document is null: expected a JSON object")]
+    return value, problems
+
+
+MAX_ROW_CHARS = 1 << 20
+"""A JSON Lines row holds one attempt, trial or episode: beyond 1 MiB it is refused, not scored (a row
+with a million checks is not a result anyone could review, and would cost minutes to render)."""
 
 
 def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]]]:
@@ -163,6 +172,10 @@ def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]
         return
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
+            continue
+        if len(line) > MAX_ROW_CHARS:
+            reason = f"the row is {len(line)} characters long: a row may hold at most {MAX_ROW_CHARS}"
+            yield number, None, [Problem(file, f"line {number}", reason)]
             continue
         value, problems = parse_json(line, file, where=f"line {number}")
         yield number, value, problems
@@ -180,6 +193,8 @@ def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem])
     for number, value, line_problems in iter_jsonl(data, file):
         problems.extend(line_problems)
         if value is None:
+            if not line_problems:
+                problems.append(Problem(file, f"line {number}", "the row is null: expected a JSON object"))
             continue
         parsed, more = validate_model(model, value, file, f"line {number}")
         problems.extend(more)

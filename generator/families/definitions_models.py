@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from generator.families.points_models import SAFE_ID, RubricPin, SchemaVersion1, Strict
+from generator.jsonio import parse_json
 
 FloorKind = Literal[
     "hypergeometric-at-least-one",
@@ -197,14 +198,16 @@ class Scenario(External):
 
 
 def output_tree(output: str) -> dict[str, Any] | None:
-    """The EvalResult tree a row's ``output`` may hold (JSON-encoded), else None (raw text)."""
-    import json
+    """The EvalResult tree a row's ``output`` may hold (JSON-encoded), else None (raw text).
 
-    def refuse(name: str) -> None:
-        raise ValueError(f"the output tree holds {name}: numbers must be finite")
+    Read as strictly as any JSON file: a tree with a non-finite number, a duplicate key or nesting
+    too deep to read raises ValueError (the caller reports it as invalid content)."""
 
-    try:
-        tree = json.loads(output, parse_constant=refuse)
-    except json.JSONDecodeError:
+    if not output.lstrip().startswith("{"):
         return None  # raw text, not a tree
+    tree, problems = parse_json(output, "output", "$.output")
+    if problems:
+        if problems[0].message.startswith("not valid JSON"):
+            return None  # raw text that happens to start with a brace
+        raise ValueError(f"the output tree is not strict JSON: {problems[0].where} {problems[0].message}")
     return tree if isinstance(tree, dict) and isinstance(tree.get("score"), dict) else None
