@@ -203,10 +203,10 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
             blind = _frozen_version(config, scored.report, writer)
             writer.precheck(version, stage)
             clock.append(time.monotonic())
-            blind_published = writer.publish(*blind) if blind else None
             files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)
             size = sum((stage.folder / p).stat().st_size for p in stage.paths)
-            published = writer.publish(version, stage)
+            *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)])
+            blind_published = before[0] if before else None
             clock.append(time.monotonic())
     finally:
         scored.details.close()

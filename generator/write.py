@@ -133,21 +133,21 @@ def _check_existing(target: Path, stage: Staging) -> None:
         )
 
 
-def _versions(out: Path, added: str | None) -> list[str]:
+def _versions(out: Path, added: list[str]) -> list[str]:
     """Published order from versions.json, repaired against the folders actually present."""
     present = {
         p.parent.parent.name
         for p in out.glob("*/data/build.json")
         if not p.parent.parent.name.startswith(".")
-    } | ({added} if added else set())
+    } | set(added)
     try:
         order = [v for v in json.loads((out / VERSIONS).read_bytes())["versions"] if v in present]
     except (OSError, ValueError, KeyError, TypeError):
         order = []
     order += sorted(present - set(order))
-    if added and added in order:
-        order.remove(added)
-        order.append(added)
+    for name in added:
+        order.remove(name)
+        order.append(name)
     return order
 
 
@@ -185,15 +185,14 @@ INDEX_FILES = ("404.html", "index.html", VERSIONS)
 """Site-level files, in the order they are switched: the machine-readable list last."""
 
 
-def _stage_index(out: Path, added: tuple[str, Path] | None) -> list[tuple[Path, Path]]:
+def _stage_index(out: Path, added: list[tuple[str, Path]]) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
-    ``added`` is a version about to be published (its staged folder). A failure here (a full disk)
-    leaves the site untouched; what remains is a sequence of renames, which need no space.
+    ``added`` are the versions about to be published, in order (their staged folders). A failure
+    here (a full disk) leaves the site untouched; what remains is renames, which need no space.
     """
-    name = added[0] if added else None
-    order = _versions(out, name)
-    folders = {v: out / v for v in order} | (dict([added]) if added else {})
+    order = _versions(out, [name for name, _ in added])
+    folders = {v: out / v for v in order} | dict(added)
     changes = _changes(folders, order)
     entries = [
         {"version": v, "record": _record(folders[v]), "changes": c}
@@ -266,25 +265,34 @@ class SiteWriter:
 
     def refresh(self) -> None:
         """Re-derive the site-level files from the versions present (a no-op rebuild repairs them)."""
-        _switch_index(_stage_index(self.out, None))
+        _switch_index(_stage_index(self.out, []))
 
     def publish(self, version: str, stage: Staging) -> Published:
         """Publish a staged version with one rename; an identical existing version is a no-op."""
-        target = self.out / version
-        if target.exists():
-            _check_existing(target, stage)
-            _switch_index(_stage_index(self.out, None))
-            return Published(target, created=False)
-        staged = _stage_index(self.out, (version, stage.folder))
+        return self.publish_all([(version, stage)])[0]
+
+    def publish_all(self, versions: list[tuple[str, Staging]]) -> list[Published]:
+        """Publish staged versions together: every check and the site-level files are prepared
+        first, so a failure (a conflict, a full disk) publishes none of them; then only renames."""
+        fresh = []
+        for version, stage in versions:
+            target = self.out / version
+            if target.exists():
+                _check_existing(target, stage)
+            else:
+                fresh.append((version, stage))
+        staged = _stage_index(self.out, [(version, stage.folder) for version, stage in fresh])
         try:
-            stage.folder.rename(target)
+            for version, stage in fresh:
+                stage.folder.rename(self.out / version)
+                self.stages.remove(stage)
         except OSError:
             for temp, _ in staged:
                 temp.unlink(missing_ok=True)
             raise
-        self.stages.remove(stage)
         _switch_index(staged)
-        return Published(target, created=True)
+        names = {version for version, _ in fresh}
+        return [Published(self.out / version, created=version in names) for version, _ in versions]
 
 
 def _output_error(exc: OSError, out: Path) -> OutputError:

@@ -66,11 +66,11 @@ def test_a_killed_build_leaves_no_run_details_behind(first_rename: faults.FaultR
     assert first_rename.steps.leaked == 0
 
 
-def test_a_kill_between_index_html_and_versions_json_leaves_the_index_at_most_one_version_ahead(
+def test_a_kill_between_index_html_and_versions_json_leaves_the_index_ahead_only_by_new_versions(
     lab: faults.Lab,
 ) -> None:
     """The documented window (generator/write.py _switch_index): index.html may list the version
-    just published, complete, before versions.json does; nothing else may differ."""
+    just published (complete) before versions.json does; nothing else may differ."""
     report = faults.FaultReport()
     faults.step_kill(lab, lab.steps.index("index.html") + 1, report)
     assert report.steps.kills == 1

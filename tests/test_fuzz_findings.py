@@ -96,3 +96,15 @@ def test_problems_past_the_per_file_cap_are_counted_not_printed() -> None:
     assert len(lines) == PER_FILE + 2
     assert lines[-2] == "a.jsonl: … and 40 more problem(s) in this file, not printed"
     assert lines[-1].startswith(f"{PER_FILE + 40} problem(s)")
+
+
+def test_an_allowlist_of_a_million_entries_is_refused_at_once(corpus: Path, tmp_path: Path) -> None:
+    """Valid JSON, but every changed path is matched against every entry: it took minutes."""
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
+    before = snapshot(out)
+    declaration = json.loads((corpus / "agent-dx" / "benchmark.json").read_text(encoding="utf-8"))
+    declaration["tasks"][3]["allowlist"] = ["docs/"] * 1_000_000
+    (corpus / "agent-dx" / "benchmark.json").write_text(json.dumps(declaration), encoding="utf-8")
+    _reseal(corpus / "agent-dx")
+    _check(corpus, out, before, "$.tasks[3].allowlist")

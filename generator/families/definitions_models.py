@@ -108,6 +108,16 @@ class Ledger(Strict):
     schema_version: SchemaVersion1
     corrections: tuple[Correction, ...]
 
+    @field_validator("corrections")
+    @classmethod
+    def _unique_ids(cls, value: tuple[Correction, ...]) -> tuple[Correction, ...]:
+        seen: set[str] = set()
+        for correction in value:
+            if correction.id.casefold() in seen:
+                raise ValueError(f"duplicate correction id {correction.id!r}")
+            seen.add(correction.id.casefold())
+        return value
+
 
 class DefinitionsDeclaration(Strict):
     """``benchmark.json`` for a definitions benchmark (the rubric is ADR-032's text, pinned)."""

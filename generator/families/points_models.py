@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -125,7 +126,9 @@ class PointsTask(Strict):
     id: str = Field(pattern=SAFE_ID)
     title: str
     allowlist: tuple[str, ...] = Field(
-        description="Paths the task may change: 'dir/' matches a folder, else an fnmatch pattern."
+        max_length=1000,
+        description="Paths the task may change: 'dir/' matches a folder, else an fnmatch pattern "
+        "(at most 1,000 entries: every changed path is matched against each).",
     )
 
 
@@ -209,8 +212,8 @@ FACT_FIELDS = (
 
 def _unique(checks: tuple[Check, ...] | None) -> tuple[Check, ...] | None:
     if checks is not None:
-        ids = [c.id for c in checks]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        counts = Counter(c.id for c in checks)  # linear: a row may hold many checks
+        dupes = sorted(i for i, n in counts.items() if n > 1)
         if dupes:
             raise ValueError(f"duplicate check id(s) {dupes}")
     return checks

@@ -268,9 +268,9 @@ class SiteState:
 
 def _index_ahead(listed: tuple[str, ...], indexed: tuple[str, ...], partial: list[str]) -> bool:
     """The one documented window: the site-level files are switched by three back-to-back renames,
-    index.html before versions.json, so a kill between them leaves index.html listing the version
+    index.html before versions.json, so a kill between them leaves index.html listing the versions
     just published (complete) and versions.json not yet; the next build reconciles them."""
-    return not partial and indexed[:-1] == listed
+    return not partial and len(indexed) > len(listed) and indexed[: len(listed)] == listed
 
 
 def inspect_site(out: Path, refs: dict[str, dict[str, bytes]]) -> SiteState:
