@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.families.points_models import SAFE_ID, RubricPin, SchemaVersion1, Strict
+from generator.families.points_models import SAFE_ID, RubricPin, SchemaVersion1, Strict, unique_ids
 from generator.jsonio import parse_json
 
 FloorKind = Literal[
@@ -111,11 +111,7 @@ class Ledger(Strict):
     @field_validator("corrections")
     @classmethod
     def _unique_ids(cls, value: tuple[Correction, ...]) -> tuple[Correction, ...]:
-        seen: set[str] = set()
-        for correction in value:
-            if correction.id.casefold() in seen:
-                raise ValueError(f"duplicate correction id {correction.id!r}")
-            seen.add(correction.id.casefold())
+        unique_ids((c.id for c in value), "correction")
         return value
 
 

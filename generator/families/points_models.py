@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
@@ -132,6 +133,15 @@ class PointsTask(Strict):
     )
 
 
+def unique_ids(ids: Iterable[str], what: str) -> None:
+    """Refuse an id given twice, ignoring letter case (ids name files and anchors)."""
+    seen: set[str] = set()
+    for name in ids:
+        if name.casefold() in seen:
+            raise ValueError(f"duplicate {what} id {name!r}")
+        seen.add(name.casefold())
+
+
 class PointsDeclaration(Strict):
     """``benchmark.json`` for a points benchmark."""
 
@@ -152,11 +162,7 @@ class PointsDeclaration(Strict):
     @field_validator("tasks")
     @classmethod
     def _unique_tasks(cls, value: tuple[PointsTask, ...]) -> tuple[PointsTask, ...]:
-        seen: set[str] = set()
-        for task in value:
-            if task.id.casefold() in seen:
-                raise ValueError(f"duplicate task id {task.id!r}")
-            seen.add(task.id.casefold())
+        unique_ids((task.id for task in value), "task")
         return value
 
 
