@@ -6,7 +6,7 @@ import hashlib
 import itertools
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from generator.errors import InvalidContent, OutputError
@@ -16,7 +16,7 @@ from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
 from generator.render import render_site
 from generator.report import BuildRecord, SiteReport
-from generator.score import Scored, score_inputs
+from generator.score import Scored, ScoreOptions, score_inputs
 from generator.write import Published, SiteWriter, Staging, check_output, replace_export
 
 
@@ -25,6 +25,8 @@ class BuildConfig:
     runs: Path
     out: Path
     site_version: str | None = None
+    options: ScoreOptions = field(default_factory=ScoreOptions)
+    """Run cache and worker count: how runs are scored, never what a figure is."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ def _frozen_version(
             return path.read_bytes() if path.is_file() else None
 
     else:
-        blind = score_inputs(config.runs, version, with_reveals=False)
+        blind = score_inputs(config.runs, version, with_reveals=False, options=config.options)
         try:
             stage = writer.stage()
             render_site(blind.report, blind.details, stage)
@@ -174,9 +176,9 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
     )
 
 
-def verify(runs: Path) -> Scored:
-    """Check every seal and every file's content; write nothing."""
-    scored = score_inputs(runs, None)
+def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
+    """Check every seal and every file's content; write nothing but the run cache."""
+    scored = score_inputs(runs, None, options=options)
     scored.details.close()
     return scored
 
@@ -193,7 +195,7 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     unchanged = _unchanged(config, clock)
     if unchanged is not None:
         return unchanged
-    scored = score_inputs(config.runs, config.site_version, progress=progress)
+    scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     clock.append(time.monotonic())
     try:
         version = scored.report.site_version
@@ -228,7 +230,7 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     check_version(config.site_version)
     check_output(config.out, config.runs)
     started = time.monotonic()
-    scored = score_inputs(config.runs, config.site_version, progress=progress)
+    scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     try:
         files = replace_export(
             config.out,

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import click
 
 from generator import __version__
 from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
+from generator.cache import RunCache, default_folder
 from generator.compare import compare, read_store_run, run_compare, summary_text
 from generator.errors import Incomparable
 from generator.jsonio import canonical_json
 from generator.progress import Progress
 from generator.schemas import SCHEMAS, schema_json
+from generator.score import ScoreOptions
 from generator.seal import write_seal
+from generator.workers import default_jobs
 
 EXIT_CODES = """\b
 Exit codes:
@@ -34,6 +38,34 @@ runs_option = click.option(
     show_default=True,
     help="Inputs root: one sealed folder per benchmark.",
 )
+
+
+def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--jobs, --cache and --no-cache: how runs are scored, never what a figure is."""
+    command = click.option(
+        "--no-cache", is_flag=True, help="Neither read nor keep the run cache (score every run)."
+    )(command)
+    command = click.option(
+        "--cache",
+        "cache_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        envvar="BENCHSITE_CACHE",
+        help="Run cache folder: a run whose seal, benchmark and generator are unchanged is not parsed "
+        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE].",
+    )(command)
+    return click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1, max=256),
+        default=None,
+        help="Processes scoring runs [default: the cores this process may use].",
+    )(command)
+
+
+def score_options(jobs: int | None, cache_dir: Path | None, no_cache: bool) -> ScoreOptions:
+    folder = None if no_cache else cache_dir or default_folder()
+    return ScoreOptions(cache=RunCache(folder), jobs=jobs or default_jobs())
 
 
 @click.group(epilog=EXIT_CODES)
@@ -68,6 +100,7 @@ def main() -> None:
     help="With --format mkdocs: the export folder's path inside docs_dir [default: the --out folder's name].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress display and no summary; errors still print.")
+@scoring_options
 def build_cmd(
     runs: Path,
     out: Path | None,
@@ -75,14 +108,18 @@ def build_cmd(
     output_format: str,
     nav_prefix: str | None,
     quiet: bool,
+    jobs: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
 ) -> None:
     """Verify the inputs, compute every figure, and publish one immutable site version."""
     progress = Progress.for_terminal(quiet)
+    options = score_options(jobs, cache_dir, no_cache)
     if output_format == "mkdocs":
         if out is None:
             raise click.UsageError("--format mkdocs needs --out: a folder inside your mkdocs docs_dir")
         exported = export_mkdocs(
-            BuildConfig(runs=runs, out=out, site_version=site_version), nav_prefix, progress
+            BuildConfig(runs=runs, out=out, site_version=site_version, options=options), nav_prefix, progress
         )
         if not quiet:
             pages = sum(1 for f in exported.files if f.endswith(".md"))
@@ -91,7 +128,8 @@ def build_cmd(
         return
     if nav_prefix is not None:
         raise click.UsageError("--nav-prefix applies only with --format mkdocs")
-    result = build(BuildConfig(runs=runs, out=out or Path("site"), site_version=site_version), progress)
+    config = BuildConfig(runs=runs, out=out or Path("site"), site_version=site_version, options=options)
+    result = build(config, progress)
     if not quiet:
         click.echo(summary(result))
 
@@ -113,10 +151,12 @@ def summary(result: BuildResult) -> str:
         "published" if result.published.created else "unchanged (identical rebuild, verified byte for byte)"
     )
     runs = sum(b.run_count for b in report.benchmarks)
+    scored = result.scored
+    runs_line = f"runs {runs} (scored {scored.scored}, reused from the run cache {scored.reused})"
     times = ", ".join(f"{stage} {s:.1f} s" for stage, s in result.seconds.items())
     lines = [
         f"{state}: {result.published.path}",
-        f"  benchmarks {len(report.benchmarks)} · runs {runs} · sealed folders {result.scored.folders} · "
+        f"  benchmarks {len(report.benchmarks)} · {runs_line} · sealed folders {result.scored.folders} · "
         f"refusals 0 · inputs {report.inputs_digest[:12]}",
         files,
         f"  time {sum(result.seconds.values()):.1f} s ({times})",
@@ -131,9 +171,14 @@ main.add_command(build_cmd, name="build")
 
 @main.command("verify", epilog=EXIT_CODES)
 @runs_option
-def verify_cmd(runs: Path) -> None:
-    """Check every seal and every file's content. Writes nothing."""
-    scored = verify(runs)
+@scoring_options
+def verify_cmd(runs: Path, jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
+    """Check every seal and every file's content. Writes nothing but the run cache.
+
+    A run found in the run cache (same seal, benchmark and generator) was checked by this same
+    generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.
+    """
+    scored = verify(runs, score_options(jobs, cache_dir, no_cache))
     report = scored.report
     click.echo(
         f"verified: {scored.folders} sealed folder(s), {len(report.benchmarks)} benchmark(s); "

@@ -30,17 +30,23 @@ class _DupDict(dict[str, Any]):
     duplicates: tuple[str, ...] = ()
 
 
+_MARKED = [0]
+"""How many objects with a duplicate key were decoded so far: a parse that marked none needs no walk."""
+
+
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    dupes: list[str] = []
-    for key, value in pairs:
-        if key in out:
-            dupes.append(key)
-        out[key] = value
-    if not dupes:
+    out = dict(pairs)
+    if len(out) == len(pairs):
         return out
+    seen: set[str] = set()
+    dupes = []
+    for key, _ in pairs:
+        if key in seen:
+            dupes.append(key)
+        seen.add(key)
     marked = _DupDict(out)
     marked.duplicates = tuple(dupes)
+    _MARKED[0] += 1
     return marked
 
 
@@ -126,6 +132,7 @@ def decode_text(data: bytes, file: str) -> tuple[str | None, Problem | None]:
 def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem]]:
     """Parse one JSON document strictly. Returns (value, problems); value is None on failure."""
     prefix = f"{where} " if where else ""
+    marked = _MARKED[0]
     try:
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
@@ -138,7 +145,7 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         return None, [Problem(file, where, f"not valid JSON: {exc}")]
     problems: list[Problem] = []
-    for path in _find_duplicates(value, ()):
+    for path in _find_duplicates(value, ()) if _MARKED[0] != marked else ():
         place = f"{prefix}{path}"
         problems.append(Problem(file, place, "duplicate key: every key may appear once"))
     if _SURROGATE_ESCAPE.search(text):
@@ -166,19 +173,24 @@ with a million checks is not a result anyone could review, and would cost minute
 
 def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]]]:
     """Yield (line number, value, problems) for each non-empty line of a JSON Lines file."""
+    for number, _, value, problems in _jsonl_lines(data, file):
+        yield number, value, problems
+
+
+def _jsonl_lines(data: bytes, file: str) -> Iterator[tuple[int, str, Any, list[Problem]]]:
     text, problem = decode_text(data, file)
     if problem is not None or text is None:
-        yield 0, None, [problem] if problem else []
+        yield 0, "", None, [problem] if problem else []
         return
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         if len(line) > MAX_ROW_CHARS:
             reason = f"the row is {len(line)} characters long: a row may hold at most {MAX_ROW_CHARS}"
-            yield number, None, [Problem(file, f"line {number}", reason)]
+            yield number, line, None, [Problem(file, f"line {number}", reason)]
             continue
         value, problems = parse_json(line, file, where=f"line {number}")
-        yield number, value, problems
+        yield number, line, value, problems
 
 
 def compact_json(value: Any) -> str:
@@ -190,13 +202,13 @@ def compact_json(value: Any) -> str:
 
 def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem]) -> Iterator[tuple[int, M]]:
     """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``."""
-    for number, value, line_problems in iter_jsonl(data, file):
+    for number, line, value, line_problems in _jsonl_lines(data, file):
         problems.extend(line_problems)
         if value is None:
             if not line_problems:
                 problems.append(Problem(file, f"line {number}", "the row is null: expected a JSON object"))
             continue
-        parsed, more = validate_model(model, value, file, f"line {number}")
+        parsed, more = _validate_line(model, line, file, f"line {number}")
         problems.extend(more)
         if parsed is not None:
             yield number, parsed
@@ -212,12 +224,24 @@ def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tu
     try:
         return model.model_validate(_tuples(value)), []
     except ValidationError as exc:
-        problems = []
-        for error in exc.errors(include_url=False):
-            path = json_path(tuple(error["loc"]))
-            place = f"{where} {path}" if where else path
-            problems.append(Problem(file, place, _message(error)))
-        return None, problems
+        return None, _problems(exc, file, where)
+
+
+def _validate_line(model: type[M], line: str, file: str, where: str) -> tuple[M | None, list[Problem]]:
+    """A row the strict parse accepted, validated from its text: pydantic reads JSON arrays as the
+    models' tuples itself, so the row is not rebuilt in Python first (the hot path of a build)."""
+    try:
+        return model.model_validate_json(line), []
+    except ValidationError as exc:
+        return None, _problems(exc, file, where)
+
+
+def _problems(exc: ValidationError, file: str, where: str) -> list[Problem]:
+    problems = []
+    for error in exc.errors(include_url=False):
+        path = json_path(tuple(error["loc"]))
+        problems.append(Problem(file, f"{where} {path}" if where else path, _message(error)))
+    return problems
 
 
 def _tuples(value: Any) -> Any:

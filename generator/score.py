@@ -6,13 +6,15 @@ import hashlib
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from generator import __version__
+from generator.cache import RunCache, bench_key
 from generator.errors import OutputError, Problem, ProblemReport
 from generator.families.base import BenchmarkContext
 from generator.families.registry import FAMILIES
@@ -27,7 +29,7 @@ from generator.inputs import (
 from generator.jsonio import compact_json, load_json_bytes, validate_model
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
-from generator.seal import nested_seals
+from generator.workers import Shared, scored_runs, verified_run
 
 DECLARATION = "benchmark.json"
 
@@ -49,11 +51,16 @@ class Details:
             if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
                 shutil.rmtree(stale, ignore_errors=True)
 
-    def put(self, bench: str, run: str, detail: BaseModel) -> None:
+    def put(self, bench: str, run: str, detail: BaseModel) -> bytes:
+        data = compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
+        self.put_bytes(bench, run, data)
+        return data
+
+    def put_bytes(self, bench: str, run: str, data: bytes) -> None:
         path = self.folder / bench / f"{run}.json"
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8"))
+            path.write_bytes(data)
         except OSError as exc:
             message = f"cannot spool run details: {exc.strerror} (TMPDIR chooses where)"
             raise OutputError(f"{path}: {message}") from None
@@ -84,6 +91,20 @@ class Scored:
     """How many sealed folders were verified."""
     details: Details
     """Every run's rows, for the render stage; close it when done."""
+    reused: int = 0
+    """Runs taken from the run cache (their seals hold and nothing they were scored with changed)."""
+    scored: int = 0
+    """Runs parsed and scored."""
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How runs are scored: with which cache, by how many processes. Neither changes a figure."""
+
+    cache: RunCache = field(default_factory=lambda: RunCache(None))
+    jobs: int = 1
+    counts: Counter[bool] = field(default_factory=Counter, compare=False)
+    """Runs reused (True) and scored (False) so far."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -121,23 +142,28 @@ def _contract(label: str, decl: Any, files: dict[str, bytes]) -> tuple[Any, str,
     return contract, digest, problems
 
 
-def _run_folder(
+def _run_id_problem(
     layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
-) -> tuple[VerifiedFolder | None, list[Problem]]:
-    """Verify one sealed subfolder of a benchmark, after checking its id."""
+) -> Problem | None:
+    """A run id names files and anchors: it must be usable and unique when case is ignored."""
     run_path = layout.path / rel
     if run_id is None:
-        return None, [Problem(str(run_path), "", "a sealed folder where this family's layout has no run")]
+        return Problem(str(run_path), "", "a sealed folder where this family's layout has no run")
     bad = id_problem("run", run_id, run_path)
     if bad is None and run_id.casefold() in seen:
         message = f"run id collides with {seen[run_id.casefold()]!r} when case is ignored"
         bad = Problem(str(run_path), "", message)
-    if bad is not None:
-        return None, [bad]
-    seen[run_id.casefold()] = run_id
-    if nested_seals(run_path):
-        return None, [Problem(str(run_path), "", "a run folder may not hold further sealed folders")]
-    return verify_folder(run_path)
+    if bad is None:
+        seen[run_id.casefold()] = run_id
+    return bad
+
+
+def _run_folder(
+    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
+) -> tuple[VerifiedFolder | None, list[Problem]]:
+    """Verify one sealed subfolder of a benchmark, after checking its id."""
+    bad = _run_id_problem(layout, rel, run_id, seen)
+    return (None, [bad]) if bad is not None else verified_run(layout.path / rel)
 
 
 def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
@@ -164,8 +190,10 @@ def score_benchmark(
     details: Details,
     with_reveals: bool = True,
     progress: Progress = SILENT,
+    options: ScoreOptions | None = None,
 ) -> tuple[BenchmarkReport | None, list[Problem]]:
     """Verify, parse and score one benchmark; record each sealed folder's digest."""
+    options = options or ScoreOptions()
     label = (root / layout.id).as_posix()
     unsealed = _unsealed_subfolders(layout)
     folder, problems = verify_folder(layout.path, layout.runs)
@@ -190,20 +218,28 @@ def score_benchmark(
         digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
     bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha, reveal)
     state, problems = family.prepare(bench)
-    results: list[Any] = []
+    jobs = []
     for rel in runs:
         run_id = family.run_id(rel)
-        run, run_problems = _run_folder(layout, rel, run_id, seen)
-        problems += run_problems
+        bad = _run_id_problem(layout, rel, run_id, seen)
+        if bad is not None or run_id is None:
+            problems += [bad] if bad is not None else []
+            progress.advance()
+        else:
+            jobs.append((rel, run_id))
+    cache_bench = bench_key(layout.id, folder.digest, reveal.digest if reveal else None)
+    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench)
+    results: list[Any] = []
+    for outcome in scored_runs(shared, jobs, options.jobs):
         progress.advance()
-        if run is None or run_id is None:
+        problems += outcome.problems
+        if outcome.digest is not None:
+            digests[f"{layout.id}/{outcome.rel}"] = outcome.digest
+        if outcome.part is None or problems:
             continue
-        digests[f"{layout.id}/{rel}"] = run.digest
-        scored, run_problems = family.score_run(bench, state, run_id, run)
-        problems += run_problems
-        if scored is not None and not problems:
-            details.put(layout.id, run_id, scored.detail)
-            results.append(scored.summary)
+        problems += family.fold(bench, state, outcome.run_id, outcome.part)
+        results.append(outcome.summary)
+        options.counts[outcome.reused] += 1
     if problems:
         return None, problems
     section, disclosures, problems = family.finish(bench, state, results)
@@ -219,12 +255,17 @@ def score_benchmark(
 
 
 def score_inputs(
-    root: Path, site_version: str | None, with_reveals: bool = True, progress: Progress = SILENT
+    root: Path,
+    site_version: str | None,
+    with_reveals: bool = True,
+    progress: Progress = SILENT,
+    options: ScoreOptions | None = None,
 ) -> Scored:
     """Read, verify and score everything under ``root``; raise once with every problem found.
 
     ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
     """
+    options = options or ScoreOptions()
     layouts, problems = discover(root)
     digests: dict[str, str] = {}
     benchmarks = []
@@ -232,7 +273,7 @@ def score_inputs(
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
         for layout in layouts:
-            report, more = score_benchmark(root, layout, digests, details, with_reveals, progress)
+            report, more = score_benchmark(root, layout, digests, details, with_reveals, progress, options)
             problems += more
             if report is not None:
                 benchmarks.append(report)
@@ -248,4 +289,5 @@ def score_inputs(
         generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",
         inputs_digest=digest, benchmarks=tuple(benchmarks),
     )  # fmt: skip
-    return Scored(report=site, folders=len(digests), details=details)
+    return Scored(report=site, folders=len(digests), details=details, reused=options.counts[True],
+                  scored=options.counts[False])  # fmt: skip

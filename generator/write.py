@@ -48,9 +48,15 @@ def check_output(out: Path, inputs: Path) -> None:
             raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
 
 
+HELD_LOCKS: set[int] = set()
+"""File descriptors of the site locks this process holds: a forked scoring worker closes its copies,
+so a lock never outlives the build that took it (a flock is held while any copy stays open)."""
+
+
 @contextlib.contextmanager
 def site_lock(out: Path) -> Iterator[None]:
     handle = (out / LOCK_NAME).open("a")
+    HELD_LOCKS.add(handle.fileno())
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -58,6 +64,7 @@ def site_lock(out: Path) -> Iterator[None]:
             raise OutputError(f"{out}: another benchsite build is writing this site") from None
         yield
     finally:
+        HELD_LOCKS.discard(handle.fileno())
         handle.close()
 
 

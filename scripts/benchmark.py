@@ -1,15 +1,22 @@
 """Measure benchsite against the physical floor of its own inputs, in one run, on one corpus.
 
-    .venv/bin/python scripts/benchmark.py --size small|100k|1m [--repeat 3]
-    .venv/bin/python scripts/benchmark.py --corpus DIR [--repeat 3]
+    .venv/bin/python scripts/benchmark.py --size small|100k|1m [--repeat 3] [--jobs N] [--peers]
+    .venv/bin/python scripts/benchmark.py --corpus DIR [--repeat 3] [--jobs N] [--peers]
 
 Generates the corpus with ``scripts/make_corpus.py`` (into a temporary folder, removed at the end)
 unless ``--corpus`` names one, then measures, ``--repeat`` times each, reporting the median:
 
 - floor, hash: sha256 of every input byte, in this process;
 - floor, hash + parse: the same plus ``json.loads`` of every JSON file and JSONL line;
-- ``benchsite verify``; a cold ``benchsite build``; a no-op rebuild (the same inputs again);
-- a rebuild after one run folder changed (its rows regenerated and resealed).
+- a cold ``benchsite build`` (no site, an empty run cache);
+- ``benchsite verify --no-cache`` (every run parsed) and ``verify`` with the run cache the cold
+  build left (seals unchanged: runs hashed, not parsed);
+- a no-op rebuild (the same inputs again) and a rebuild after one run folder changed (its rows
+  regenerated and resealed), both with that run cache.
+
+``--peers`` adds ``mkdocs build`` of the same report exported as Markdown (``benchsite build
+--format mkdocs``) and, when ``allure`` is on the PATH, ``allure generate`` on the points rows
+converted to Allure result files: per-page and per-row ratios.
 
 Each benchsite figure runs in a fresh subprocess, timed by wall clock; its peak RSS comes from the
 kernel (``wait4``). Printed: wall time, rows/s, MB/s, peak RSS, the ratio to the floors, the
@@ -81,16 +88,21 @@ def timed(work: Callable[[], None]) -> float:
 
 def benchsite(*args: str) -> tuple[float, float]:
     """Wall seconds and peak RSS (MB) of one benchsite command in a fresh process."""
+    return timed_process([*BENCHSITE, *args])
+
+
+def timed_process(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB, the largest of the process and its children) of one command."""
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
-        process = subprocess.Popen([*BENCHSITE, *args], stdout=subprocess.DEVNULL, stderr=errors)
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
         if process.returncode != 0:
             errors.seek(0)
             message = errors.read().decode("utf-8", "replace").strip()[-500:]
-            raise SystemExit(f"benchsite {' '.join(args)} failed (exit {process.returncode}): {message}")
+            raise SystemExit(f"{' '.join(command)} failed (exit {process.returncode}): {message}")
     return seconds, usage.ru_maxrss / 1024
 
 
@@ -120,33 +132,40 @@ def median_of(
     return statistics.median(s for s, _ in results), max(rss) if rss else None
 
 
-def measure(corpus: Path, repeat: int, scratch: Path) -> list[Figure]:
+def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> list[Figure]:
+    """Every figure, ``repeat`` times each. Cold builds start with an empty run cache of their own;
+    the warm figures use the cache the first cold build left (seals unchanged since)."""
     files = input_files(corpus)
     figures = []
     hashed, _ = median_of(repeat, lambda _: (timed(lambda: floor_hash(files)), None))
     figures.append(Figure("floor: sha256 of every input byte", hashed, None))
     parsed, _ = median_of(repeat, lambda _: (timed(lambda: floor_hash_parse(files)), None))
     figures.append(Figure("floor: sha256 + json.loads of every file and line", parsed, None))
-    figures.append(
-        Figure("benchsite verify", *median_of(repeat, lambda _: benchsite("verify", "--runs", str(corpus))))
-    )
+    runs = ["--runs", str(corpus), *jobs]
 
     def cold(i: int) -> tuple[float, float]:
-        out = scratch / f"cold-{i}"
-        return benchsite("build", "--quiet", "--runs", str(corpus), "--out", str(out))
+        return benchsite("build", "--quiet", *runs, "--out", str(scratch / f"cold-{i}"),
+                         "--cache", str(scratch / f"cache-{i}"))  # fmt: skip
 
-    figures.append(Figure("benchsite build, cold", *median_of(repeat, cold)))
-    site = scratch / "cold-0"
-    noop = median_of(
-        repeat, lambda _: benchsite("build", "--quiet", "--runs", str(corpus), "--out", str(site))
+    figures.append(Figure("benchsite build, cold (empty run cache)", *median_of(repeat, cold)))
+    warm = ["--cache", str(scratch / "cache-0")]
+    verify_cold = median_of(repeat, lambda _: benchsite("verify", *runs, "--no-cache"))
+    figures.append(Figure("benchsite verify --no-cache (parses every run)", *verify_cold))
+    figures.append(
+        Figure(
+            "benchsite verify, warm run cache",
+            *median_of(repeat, lambda _: benchsite("verify", *runs, *warm)),
+        )
     )
+    site = scratch / "cold-0"
+    noop = median_of(repeat, lambda _: benchsite("build", "--quiet", *runs, "--out", str(site), *warm))
     figures.append(Figure("benchsite build, no-op rebuild", *noop))
 
     def changed(i: int) -> tuple[float, float]:
         change_one_run(corpus, i)
-        return benchsite("build", "--quiet", "--runs", str(corpus), "--out", str(site))
+        return benchsite("build", "--quiet", *runs, "--out", str(site), *warm)
 
-    figures.append(Figure("benchsite build, one run changed", *median_of(repeat, changed)))
+    figures.append(Figure("benchsite build, one run changed (warm cache)", *median_of(repeat, changed)))
     return figures
 
 
@@ -157,14 +176,14 @@ def pages(site: Path) -> tuple[int, int, str]:
     return len(html), largest.stat().st_size, largest.relative_to(site).as_posix()
 
 
-def report(corpus: Path, figures: list[Figure], site: Path, repeat: int) -> str:
+def report(corpus: Path, figures: list[Figure], site: Path, repeat: int, jobs: int | None) -> str:
     rows = count_rows(corpus)
     size = sum(p.stat().st_size for p in input_files(corpus)) / 1e6
     runs = sum(1 for _ in corpus.rglob(SEAL_NAME)) - sum(1 for p in corpus.iterdir() if p.is_dir())
     hashed, parsed = figures[0].seconds, figures[1].seconds
     lines = [
-        f"corpus {corpus}: {rows} rows, {runs} run folders, {size:.1f} MB; median of {repeat}; "
-        f"{os.cpu_count()} cores",
+        f"corpus {corpus.name}: {rows} rows, {runs} run folders, {size:.1f} MB; median of {repeat}; "
+        f"{os.cpu_count()} cores; benchsite --jobs {jobs or 'default (every core)'}",
         f"{'measure':<52} {'wall s':>8} {'rows/s':>10} {'MB/s':>8} {'peak MB':>8} "
         f"{'× hash':>7} {'× parse':>8}",
     ]
@@ -179,6 +198,75 @@ def report(corpus: Path, figures: list[Figure], site: Path, repeat: int) -> str:
     return "\n".join(lines)
 
 
+def mkdocs_peer(corpus: Path, scratch: Path, repeat: int) -> tuple[float, float, int]:
+    """``mkdocs build`` of the same report, exported as Markdown: (median s, peak MB, pages)."""
+    import yaml  # ships with mkdocs (the test extra)
+
+    project = scratch / "mkdocs"
+    docs = project / "docs"
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("# Results\n\nSee [the benchmarks](results/index.md).\n", encoding="utf-8")
+    benchsite("build", "--quiet", "--runs", str(corpus), "--format", "mkdocs", "--out", str(docs / "results"))
+    nav = yaml.safe_load((docs / "results" / "nav.yml").read_text(encoding="utf-8"))
+    config = {"site_name": "peer", "docs_dir": "docs", "nav": [{"Home": "index.md"}, *nav]}
+    (project / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    command = [
+        sys.executable,
+        "-m",
+        "mkdocs",
+        "build",
+        "--quiet",
+        "--config-file",
+        str(project / "mkdocs.yml"),
+    ]
+    seconds, rss = median_of(repeat, lambda _: timed_process(command, cwd=project))
+    return seconds, rss or 0.0, sum(1 for _ in docs.rglob("*.md"))
+
+
+def allure_results(corpus: Path, out: Path) -> int:
+    """Every points attempt as an Allure result file (passed when every functional and regression
+    check passed, else failed); the count."""
+    out.mkdir(parents=True)
+    count = 0
+    for attempts in sorted((corpus / "agent-dx").glob("*/attempts.jsonl")):
+        for line in attempts.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            checks = [*row.get("functional", []), *row.get("regression", [])]
+            status = "passed" if all(c.get("passed") for c in checks) else "failed"
+            uid = hashlib.sha256(f"{attempts.parent.name}/{row['attempt_id']}".encode()).hexdigest()[:32]
+            suite = [{"name": "suite", "value": attempts.parent.name}]
+            result = {"uuid": uid, "historyId": uid, "name": row["attempt_id"], "status": status,
+                      "start": 0, "stop": 1, "labels": suite}  # fmt: skip
+            (out / f"{uid}-result.json").write_text(json.dumps(result), encoding="utf-8")
+            count += 1
+    return count
+
+
+def peers(corpus: Path, scratch: Path, repeat: int, ours: Figure, pages_built: int) -> list[str]:
+    rows = count_rows(corpus)
+    seconds, rss, md_pages = mkdocs_peer(corpus, scratch, repeat)
+    lines = [
+        f"peer: mkdocs build, the same report as {md_pages} Markdown pages: {seconds:.2f} s, "
+        f"peak {rss:.0f} MB, {seconds / md_pages * 1e3:.1f} ms/page; benchsite cold: "
+        f"{ours.seconds / pages_built * 1e3:.1f} ms/page ({pages_built} HTML pages), "
+        f"{ours.seconds / seconds:.2f}× mkdocs' time",
+    ]
+    allure = shutil.which("allure")
+    if allure is None:
+        lines.append("peer: allure generate: not installed on this machine (skipped)")
+        return lines
+    results = scratch / "allure-results"
+    count = allure_results(corpus, results)
+    command = [allure, "generate", str(results), "-o", str(scratch / "allure-report"), "--clean"]
+    a_seconds, a_rss = median_of(repeat, lambda _: timed_process(command))
+    lines.append(
+        f"peer: allure generate, the points rows as {count} results: {a_seconds:.2f} s, "
+        f"peak {a_rss or 0:.0f} MB, {a_seconds / count * 1e6:.0f} µs/row; benchsite cold: "
+        f"{ours.seconds / rows * 1e6:.0f} µs/row"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     source = parser.add_mutually_exclusive_group(required=True)
@@ -186,7 +274,12 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("--corpus", type=Path, help="an existing corpus (it is copied, never changed)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--jobs", type=int, help="benchsite --jobs (default: benchsite's own, every core)")
+    parser.add_argument(
+        "--peers", action="store_true", help="also time mkdocs build and, if installed, allure"
+    )
     args = parser.parse_args(argv)
+    jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     with tempfile.TemporaryDirectory(prefix="benchsite-bench-") as scratch_dir:
         scratch = Path(scratch_dir)
         corpus = scratch / "corpus"
@@ -195,8 +288,12 @@ def main(argv: list[str] | None = None) -> int:
             make_corpus.make(corpus, runs, rows, args.seed)
         else:
             shutil.copytree(args.corpus, corpus)
-        figures = measure(corpus, args.repeat, scratch)
-        print(report(corpus, figures, scratch / "cold-0", args.repeat))
+        figures = measure(corpus, args.repeat, scratch, jobs)
+        print(report(corpus, figures, scratch / "cold-0", args.repeat, args.jobs), flush=True)
+        if args.peers:
+            cold = next(f for f in figures if f.name.startswith("benchsite build, cold"))
+            built = sum(1 for _ in (scratch / "cold-0").glob("sha-*/**/*.html"))
+            print("\n".join(peers(corpus, scratch, args.repeat, cold, built)))
     return 0
 
 

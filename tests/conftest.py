@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,23 @@ from generator.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "runs"
 SEEDS = ROOT.parent / "shared" / "seeds"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Fixtures wider than a test build with a run cache of this session, never the user's own."""
+    os.environ["BENCHSITE_CACHE"] = tempfile.mkdtemp(prefix="benchsite-test-cache-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(os.environ.pop("BENCHSITE_CACHE", ""), ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def private_run_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own run cache (BENCHSITE_CACHE reaches subprocesses too): no test sees another's."""
+    folder = tmp_path_factory.mktemp("run-cache")
+    monkeypatch.setenv("BENCHSITE_CACHE", str(folder))
+    return folder
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ print every measure, and the generated corpus must be deterministic, sealed and 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -31,15 +32,27 @@ def test_the_corpus_generator_is_deterministic_and_its_corpus_builds(tmp_path: P
 
 
 def test_the_benchmark_runs_every_measure_at_the_small_size(capsys: pytest.CaptureFixture[str]) -> None:
-    assert benchmark.main(["--size", "small", "--repeat", "1"]) == 0
+    assert benchmark.main(["--size", "small", "--repeat", "1", "--peers"]) == 0
     printed = capsys.readouterr().out
     for measure in (
         "floor: sha256 of every input byte",
         "floor: sha256 + json.loads of every file and line",
-        "benchsite verify",
-        "benchsite build, cold",
+        "benchsite build, cold (empty run cache)",
+        "benchsite verify --no-cache (parses every run)",
+        "benchsite verify, warm run cache",
         "benchsite build, no-op rebuild",
-        "benchsite build, one run changed",
+        "benchsite build, one run changed (warm cache)",
         "HTML pages in all versions; largest",
+        "peer: mkdocs build, the same report as",
+        "peer: allure generate",
     ):
         assert measure in printed, printed
+
+
+def test_allure_results_are_one_file_per_points_attempt(tmp_path: Path) -> None:
+    make_corpus.make(tmp_path / "runs", 10, 20, seed=3)
+    count = benchmark.allure_results(tmp_path / "runs", tmp_path / "allure")
+    files = sorted((tmp_path / "allure").glob("*-result.json"))
+    assert count == len(files) == 8 * 20
+    first = json.loads(files[0].read_text(encoding="utf-8"))
+    assert first["status"] in ("passed", "failed") and first["labels"][0]["name"] == "suite"

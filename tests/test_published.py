@@ -705,7 +705,9 @@ def test_build_prints_a_summary_of_what_it_published(example: Built) -> None:
     kinds = Counter(p.suffix for p in files)
     listed = ", ".join(f"{n} {suffix.lstrip('.').upper()}" for suffix, n in sorted(kinds.items()))
     size = sum(p.stat().st_size for p in files) / 1e6
-    assert lines[:4] == [
+    scored = re.search(r" \(scored (\d+), reused from the run cache (\d+)\)", lines[2])
+    assert scored is not None and int(scored[1]) + int(scored[2]) == runs, lines[2]
+    assert [lines[0], lines[1], lines[2].replace(scored[0], ""), lines[3]] == [
         f"published: {example.version}",
         f"  also published the blind version a reveal applies to: {example.out / BLIND}",
         f"  benchmarks {count} · runs {runs} · sealed folders {folders} · refusals 0 · "

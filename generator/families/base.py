@@ -36,11 +36,17 @@ class BenchmarkContext:
 
 @dataclass(frozen=True)
 class RunScored:
-    """What scoring one run yields: a small summary kept in the report, and the run's rows,
-    which the score stage spools to disk at once (never all runs' rows in memory together)."""
+    """What scoring one run yields: a small summary kept in the report, the run's rows (which the
+    score stage spools to disk at once, never all runs' rows in memory together), and the run's
+    share of the benchmark's aggregates.
 
-    summary: Any
+    ``part`` is data, not code: a frozen model that ``Family.fold`` merges into the benchmark's
+    state. It crosses process boundaries and is kept in the run cache, so it is validated by
+    ``Family.part_model`` whenever it is read back."""
+
+    summary: BaseModel
     detail: BaseModel
+    part: BaseModel
 
 
 class Family(ABC):
@@ -49,6 +55,10 @@ class Family(ABC):
     name: ClassVar[str]
     declaration_model: ClassVar[type[BaseModel]]
     contract_model: ClassVar[type[BaseModel]]
+    summary_model: ClassVar[type[BaseModel]]
+    """A run's summary, as kept in the report."""
+    part_model: ClassVar[type[BaseModel]]
+    """A run's share of the aggregates (see ``RunScored.part``)."""
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
 
@@ -71,7 +81,14 @@ class Family(ABC):
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
-        """Parse and score one verified run; fold its figures into ``state``; return summary + rows."""
+        """Parse and score one verified run on its own: summary, rows and its share of the aggregates.
+
+        Runs are scored in worker processes and from the cache, so this reads ``state`` (what
+        ``prepare`` returned) and never changes it: anything that spans runs belongs in ``fold``."""
+
+    @abstractmethod
+    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+        """Merge one run's share into ``state``, runs in sorted order; the checks that span runs."""
 
     @abstractmethod
     def finish(

@@ -38,6 +38,7 @@ from generator.families.components_scoring import (
     process,
     rationale,
 )
+from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
 from generator.report import BlindRecord, Disclosures, Interpretation, ProvenanceHash
@@ -187,6 +188,24 @@ def _episode_problems(episode: Episode, task: Task, file: str, where: str) -> li
     return problems
 
 
+class Unit(Model):
+    """Where one episode of a (task, seed) sits: a model's runs may hold one such episode in all."""
+
+    task: str
+    seed: int
+    episode_id: str
+    line: int
+
+
+class ComponentsPart(Model):
+    """One run's share of the aggregates: its episodes' figures, units and judges."""
+
+    subject: str
+    units: tuple[Unit, ...]
+    figures: tuple[EpisodeFigure, ...]
+    judges: tuple[str, ...]
+
+
 @dataclass
 class ComponentsState:
     """Tasks, and every scored episode's figures, folded in run by run."""
@@ -202,6 +221,8 @@ class ComponentsFamily(Family):
     name = "components"
     declaration_model = ComponentsDeclaration
     contract_model = ComponentsContract
+    summary_model = RunSummary
+    part_model = ComponentsPart
 
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         decl: ComponentsDeclaration = bench.declaration
@@ -222,6 +243,7 @@ class ComponentsFamily(Family):
             return None, problems
         file = f"{label}/{EPISODES_FILE}"
         results: list[EpisodeResult] = []
+        units: dict[tuple[str, int], Unit] = {}
         seen: set[str] = set()
         for number, episode in iter_models(run.files[EPISODES_FILE], file, Episode, problems):
             if meta is None:
@@ -230,13 +252,14 @@ class ComponentsFamily(Family):
             if episode.task not in tasks:
                 problems.append(Problem(file, f"{where} $.task", f"unknown task {episode.task!r}"))
                 continue
-            unit = (meta.subject, episode.task, episode.seed)
-            if unit in tally.units:
-                first = tally.units[unit]
+            if (episode.task, episode.seed) in units:
+                first = units[episode.task, episode.seed].episode_id
                 message = f"a second episode of task {episode.task!r}, seed {episode.seed} (first: {first!r})"
                 problems.append(Problem(file, f"{where} $.seed", message))
                 continue
-            tally.units[unit] = episode.episode_id
+            units[episode.task, episode.seed] = Unit(
+                task=episode.task, seed=episode.seed, episode_id=episode.episode_id, line=number
+            )
             if episode.episode_id in seen:
                 problems.append(
                     Problem(file, f"{where} $.episode_id", f"duplicate episode id {episode.episode_id!r}")
@@ -245,20 +268,40 @@ class ComponentsFamily(Family):
             seen.add(episode.episode_id)
             problems += _episode_problems(episode, tasks[episode.task], file, where)
             results.append(episode_result(episode, tasks[episode.task], meta.subject, meta.kind))
-        for e in results:
-            if (e.subject, e.episode_id) in tally.owners:
-                owner = tally.owners[e.subject, e.episode_id]
-                message = f"episode {e.episode_id!r} of {e.subject!r} also in run {owner!r}"
-                problems.append(Problem(file, "", message))
         if problems or meta is None:
             return None, problems
-        for e in results:
-            tally.owners[e.subject, e.episode_id] = run_id
-            tally.figures.append(episode_figure(e))
-            tally.judges.update(e.judges)
+        judges = tuple(sorted({judge for e in results for judge in e.judges}))
+        figures = tuple(episode_figure(e) for e in results)
+        part = ComponentsPart(subject=meta.subject, units=tuple(units.values()), figures=figures,
+                              judges=judges)  # fmt: skip
         summary = RunSummary(id=run_id, digest=run.digest, subject=meta.subject, kind=meta.kind,
                              producer=meta.producer, episode_count=len(results))  # fmt: skip
-        return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results))), []
+        return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
+
+    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+        """A model may hold one episode per (task, seed) and per episode id across all its runs."""
+        tally: ComponentsState = state
+        share: ComponentsPart = part
+        file = f"{bench.label}/{run_id}/{EPISODES_FILE}"
+        problems = []
+        for unit in share.units:
+            key = (share.subject, unit.task, unit.seed)
+            if key in tally.units:
+                message = (f"a second episode of task {unit.task!r}, seed {unit.seed} "
+                           f"(first: {tally.units[key]!r})")  # fmt: skip
+                problems.append(Problem(file, f"line {unit.line} $.seed", message))
+            elif (share.subject, unit.episode_id) in tally.owners:
+                owner = tally.owners[share.subject, unit.episode_id]
+                message = f"episode {unit.episode_id!r} of {share.subject!r} also in run {owner!r}"
+                problems.append(Problem(file, "", message))
+        if problems:
+            return problems
+        for unit in share.units:
+            tally.units[share.subject, unit.task, unit.seed] = unit.episode_id
+            tally.owners[share.subject, unit.episode_id] = run_id
+        tally.figures.extend(share.figures)
+        tally.judges.update(share.judges)
+        return []
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]

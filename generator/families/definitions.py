@@ -19,6 +19,13 @@ from generator.families.definitions_models import (
     Scenario,
     Summary,
 )
+from generator.families.definitions_pooling import (
+    DefinitionsPart,
+    PooledRow,
+    Signature,
+    pooling_facts,
+    pooling_problems,
+)
 from generator.families.definitions_report import (
     AdrContract,
     DefinitionsRunDetail,
@@ -111,7 +118,7 @@ class DefinitionsState:
     parents: dict[str, set[str | None]] = field(default_factory=lambda: defaultdict(set))
     seen: set[str] = field(default_factory=set)
     disagreements: list[tuple[str, str, str]] = field(default_factory=list)
-    signatures: dict[str, tuple[tuple[object, ...], str]] = field(default_factory=dict)
+    signatures: dict[str, tuple[Signature, str]] = field(default_factory=dict)
     stimuli: dict[tuple[str, str], tuple[str | None, str]] = field(default_factory=dict)
 
 
@@ -119,6 +126,8 @@ class DefinitionsFamily(Family):
     name = "definitions"
     declaration_model = DefinitionsDeclaration
     contract_model = AdrContract
+    summary_model = DefinitionsRunSummary
+    part_model = DefinitionsPart
 
     def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
         """The rubric of this family is ADR-032's text, pinned; its title and status are shown verbatim."""
@@ -217,18 +226,34 @@ class DefinitionsFamily(Family):
             problems.append(
                 Problem(f"{label}/manifest.json", "", "run is not bound to an arm of the definition")
             )
-        rows, ignored, more = self._rows(tally, run, label, manifest.subject.modelId)
+        rows, pooled, ignored, more = self._rows(tally, run, label, manifest.subject.modelId)
         problems += more
         if summary is not None and summary.runId != run_id:
             problems.append(Problem(f"{label}/summary.json", "$.runId", f"names run {summary.runId!r}"))
         if problems or summary is None:
             return None, problems
-        return self._fold(tally, run, run_id, manifest, summary, rows, ignored), []
+        return self._scored(tally, run, run_id, manifest, summary, rows, pooled, ignored), []
+
+    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+        """Rows of one check pool across arms and reps only when comparable: checked across runs."""
+        tally: DefinitionsState = state
+        share: DefinitionsPart = part
+        label = f"{bench.label}/…/runs/{run_id}"
+        problems = pooling_problems(tally.signatures, tally.stimuli, share.pooled, label)
+        if problems:
+            return problems
+        tally.seen.add(run_id)
+        tally.parents[share.arm].add(share.parent)
+        for check, case, state_, value in share.reps:
+            tally.reps[check, share.arm, case].append((state_, value))
+        tally.disagreements.extend(share.disagreements)
+        return []
 
     def _rows(
         self, tally: DefinitionsState, run: VerifiedFolder, label: str, model: str | None
-    ) -> tuple[list[RowResult], int, list[Problem]]:
+    ) -> tuple[list[RowResult], list[PooledRow], int, list[Problem]]:
         definition = tally.definition
+        pooled: list[PooledRow] = []
         cases = {c.id for c in definition.cases}
         checks = {c.key for c in definition.checks}
         rows: dict[str, RowResult] = {}
@@ -262,7 +287,10 @@ class DefinitionsFamily(Family):
                 continue
             if scenario.id in rows:
                 problems.append(Problem(file, "$.id", f"duplicate row {scenario.id!r}"))
-            problems += _comparable(tally, scenario, case, check, file)
+            more, entry = pooling_facts(scenario, rel, case, check, tally.floors.get(check), file)
+            problems += more
+            if entry is not None:
+                pooled.append(entry)
             rows[scenario.id] = result
         for case in sorted(cases):
             for check in sorted(checks):
@@ -270,9 +298,9 @@ class DefinitionsFamily(Family):
                     problems.append(
                         Problem(f"{label}/scenarios", "", f"no row for case {case!r} × check {check!r}")
                     )
-        return [rows[k] for k in sorted(rows)], ignored, problems
+        return [rows[k] for k in sorted(rows)], pooled, ignored, problems
 
-    def _fold(
+    def _scored(
         self,
         tally: DefinitionsState,
         run: VerifiedFolder,
@@ -280,17 +308,15 @@ class DefinitionsFamily(Family):
         manifest: Manifest,
         summary: Summary,
         rows: list[RowResult],
+        pooled: list[PooledRow],
         ignored: int,
     ) -> RunScored:
         arm, rep = tally.bindings[run_id]
-        tally.seen.add(run_id)
-        tally.parents[arm].add(manifest.run.parentInvocationId)
-        for row in rows:
-            tally.reps[row.check, arm, row.case].append((row.state, row.value))
+        disagreements = []
         recomputed = verdict(rows)
         disagrees = recomputed != manifest.run.verdict or recomputed != summary.verdict
         if disagrees:
-            tally.disagreements.append((run_id, f"{manifest.run.verdict} / {summary.verdict}", recomputed))
+            disagreements.append((run_id, f"{manifest.run.verdict} / {summary.verdict}", recomputed))
         measured = [r for r in rows if r.state == "measured"]
         counts = RunCounts(
             measured=len(measured),
@@ -311,7 +337,7 @@ class DefinitionsFamily(Family):
         )
         found = (stats.total, stats.passed, stats.failed, stats.warnings, stats.skipped)
         if found != expected:
-            tally.disagreements.append((run_id, f"summary stats {found}", f"recomputed {expected}"))
+            disagreements.append((run_id, f"summary stats {found}", f"recomputed {expected}"))
         summary_row = DefinitionsRunSummary(
             id=run_id,
             arm=arm,
@@ -325,7 +351,13 @@ class DefinitionsFamily(Family):
             disagrees=disagrees,
             counts=counts,
         )
-        return RunScored(summary_row, DefinitionsRunDetail(**summary_row.model_dump(), rows=tuple(rows)))
+        part = DefinitionsPart(
+            arm=arm, parent=manifest.run.parentInvocationId, pooled=tuple(pooled),
+            reps=tuple((row.check, row.case, row.state, row.value) for row in rows),
+            disagreements=tuple(disagreements),
+        )  # fmt: skip
+        detail = DefinitionsRunDetail(**summary_row.model_dump(), rows=tuple(rows))
+        return RunScored(summary_row, detail, part)
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]
@@ -367,62 +399,6 @@ class DefinitionsFamily(Family):
             floors_note=FLOORS_NOTE,
         )
         return section, _disclosures(section, tally), problems
-
-
-def _comparable(
-    tally: DefinitionsState, scenario: Scenario, case: str, check: str, file: str
-) -> list[Problem]:
-    """Rows of one check are pooled across arms and reps only when `benchsite compare` would pair them."""
-    facts = scenario.comparability
-    if facts is None:
-        return [
-            Problem(
-                file,
-                "$.comparability",
-                "no comparability facts: rows of a check are pooled across "
-                "arms and reps only when they are comparable",
-            )
-        ]
-    judge = facts.judge
-    signature = (
-        facts.evalKey,
-        facts.evalVersion.casefold(),
-        facts.effectiveBar,
-        judge is not None,
-        judge.modelId if judge else None,
-        (judge.rubricDigest or "").casefold() if judge else None,
-    )
-    first, first_id = tally.signatures.setdefault(check, (signature, scenario.id))
-    problems = []
-    if signature != first:
-        problems.append(
-            Problem(
-                file,
-                "$.comparability",
-                f"differs from row {first_id!r} of the same check "
-                "(evalKey, evalVersion, effectiveBar or judge): incomparable rows are never pooled",
-            )
-        )
-    bar = tally.floors.get(check)
-    if facts.effectiveBar is not None and (bar is None or abs(facts.effectiveBar - bar) > 1e-9):
-        problems.append(
-            Problem(
-                file,
-                "$.comparability.effectiveBar",
-                f"{facts.effectiveBar} is not the definition's floor bar ({bar})",
-            )
-        )
-    stimulus, stimulus_id = tally.stimuli.setdefault((case, check), (scenario.stimulusHash, scenario.id))
-    if scenario.stimulusHash != stimulus:
-        problems.append(
-            Problem(
-                file,
-                "$.stimulusHash",
-                f"differs from row {stimulus_id!r} of the same case: "
-                "arms and reps must answer the same stimulus",
-            )
-        )
-    return problems
 
 
 def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclosures:

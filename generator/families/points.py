@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import StringConstraints
 
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
@@ -25,7 +27,7 @@ from generator.families.points_report import (
     SubjectRow,
 )
 from generator.families.points_scoring import score_attempt
-from generator.figures import Mean
+from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
 from generator.report import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
@@ -142,6 +144,21 @@ OWN_LIMITATIONS = (
 )
 
 
+FRACTION = r"^-?[0-9]+/[0-9]+$"
+
+
+class PointsPart(Model):
+    """One run's share of the aggregates: its subject, outcome counts, exact dimension sums (as
+    ``numerator/denominator`` text, so no float rounding enters a cached or merged figure) and the
+    producer disagreements it holds."""
+
+    subject: str
+    counts: dict[str, int]
+    sums: dict[str, Annotated[str, StringConstraints(pattern=FRACTION)]]
+    ns: dict[str, int]
+    disagreements: tuple[Disagreement, ...]
+
+
 @dataclass
 class SubjectTally:
     """Streaming per-subject aggregate: counts and sums, never the attempts themselves. Sums are
@@ -164,32 +181,42 @@ class SubjectTally:
             self.sums["deterministic"] += Fraction(attempt.deterministic)
             self.ns["deterministic"] += 1
 
+    def merge(self, part: PointsPart) -> None:
+        for outcome, n in part.counts.items():
+            self.counts[outcome] += n
+        for key, text in part.sums.items():
+            self.sums[key] += Fraction(text)
+        for key, n in part.ns.items():
+            self.ns[key] += n
+        self.disagreements += len(part.disagreements)
+
     def mean(self, key: str) -> Mean:
         n = self.ns[key]
         return Mean(value=float(self.sums[key] / n) if n else None, n=n)
 
 
+def run_part(subject: str, run_id: str, attempts: list[AttemptResult]) -> PointsPart:
+    run = SubjectTally()
+    for attempt in attempts:
+        run.add(attempt)
+    disagreements = tuple(
+        Disagreement(run=run_id, item=a.attempt_id, producer=a.producer_outcome or "",
+                     recomputed=a.outcome, anchor=f"attempt-{a.attempt_id}")
+        for a in attempts if a.disagrees
+    )  # fmt: skip
+    return PointsPart(
+        subject=subject, counts=dict(run.counts), ns=dict(run.ns), disagreements=disagreements,
+        sums={k: f"{v.numerator}/{v.denominator}" for k, v in run.sums.items()},
+    )  # fmt: skip
+
+
 @dataclass
 class PointsState:
-    """Everything the leaderboard and disclosures need, folded in run by run."""
+    """Everything the leaderboard and disclosures need, merged run by run."""
 
     subjects: dict[str, SubjectTally] = field(default_factory=lambda: defaultdict(SubjectTally))
     overall: SubjectTally = field(default_factory=SubjectTally)
     disagreements: list[Disagreement] = field(default_factory=list)
-
-    def fold(self, run_id: str, subject: str, attempts: list[AttemptResult]) -> SubjectTally:
-        """Add one run's attempts; return the run's own tally."""
-        run = SubjectTally()
-        self.subjects[subject].runs.append(run_id)
-        for attempt in attempts:
-            for tally in (run, self.subjects[subject], self.overall):
-                tally.add(attempt)
-            if attempt.disagrees:
-                self.disagreements.append(Disagreement(run=run_id, item=attempt.attempt_id,
-                                                       producer=attempt.producer_outcome or "",
-                                                       recomputed=attempt.outcome,
-                                                       anchor=f"attempt-{attempt.attempt_id}"))  # fmt: skip
-        return run
 
 
 def count_outcomes(outcomes: dict[str, int]) -> OutcomeCounts:
@@ -201,6 +228,8 @@ class PointsFamily(Family):
     name = "points"
     declaration_model = PointsDeclaration
     contract_model = PointsContract
+    summary_model = PointsRunSummary
+    part_model = PointsPart
 
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
@@ -244,13 +273,23 @@ class PointsFamily(Family):
             problems.append(Problem(file, "", "holds no attempts"))
         if problems or meta is None:
             return None, problems
-        tally: PointsState = state
-        run_tally = tally.fold(run_id, meta.subject, attempts)
+        part = run_part(meta.subject, run_id, attempts)
         summary = PointsRunSummary(
             id=run_id, subject=meta.subject, digest=run.digest, producer=meta.producer,
-            counts=count_outcomes(run_tally.counts), disagreements=run_tally.disagreements,
+            counts=count_outcomes(part.counts), disagreements=len(part.disagreements),
         )  # fmt: skip
-        return RunScored(summary, RunResult(**summary.model_dump(), attempts=tuple(attempts))), []
+        detail = RunResult(**summary.model_dump(), attempts=tuple(attempts))
+        return RunScored(summary, detail, part), []
+
+    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+        tally: PointsState = state
+        share: PointsPart = part
+        subject = tally.subjects[share.subject]
+        subject.runs.append(run_id)
+        subject.merge(share)
+        tally.overall.merge(share)
+        tally.disagreements.extend(share.disagreements)
+        return []
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
 from fractions import Fraction
+from functools import lru_cache
 
 from generator.families.points_models import Attempt, Check, Outcome, PointsTask
 from generator.families.points_report import AttemptResult, DimensionScore, DimensionState
@@ -44,7 +45,13 @@ def in_allowlist(path: str, allowlist: Sequence[str]) -> bool:
 
 
 def outside_paths(paths: Sequence[str], allowlist: Sequence[str]) -> list[str]:
-    return sorted({p for p in paths if not in_allowlist(p, allowlist)})
+    return list(_outside(tuple(paths), tuple(allowlist)))
+
+
+@lru_cache(maxsize=256)
+def _outside(paths: tuple[str, ...], allowlist: tuple[str, ...]) -> tuple[str, ...]:
+    """Scoring one attempt asks three times (blockers, outcome, dimensions); fnmatch runs once."""
+    return tuple(sorted({p for p in paths if not in_allowlist(p, allowlist)}))
 
 
 def scope_points(paths: Sequence[str] | None, allowlist: Sequence[str]) -> Points:

@@ -27,6 +27,7 @@ from generator.families.trials_report import (
     scores_file,
 )
 from generator.families.trials_scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
+from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models, load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
@@ -97,6 +98,13 @@ OWN_LIMITATIONS = (
     "Cost is summarised only where an accepted evidence artifact backs it; the median says nothing "
     "about trials whose cost is unavailable.",
 )
+
+
+class TrialsPart(Model):
+    """One run's share of the aggregates: each scored trial's figures, in trial id order."""
+
+    trial_ids: tuple[str, ...]
+    figures: tuple[TrialFigure, ...]
 
 
 @dataclass
@@ -172,6 +180,8 @@ class TrialsFamily(Family):
     name = "trials"
     declaration_model = TrialsDeclaration
     contract_model = TrialsContract
+    summary_model = RunSummary
+    part_model = TrialsPart
     reveal_folder = "reveal"
 
     def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
@@ -209,25 +219,32 @@ class TrialsFamily(Family):
                 problems.append(Problem(file, where, f"duplicate result for trial {result.trial_id!r}"))
             else:
                 results[result.trial_id] = result
-        tally: TrialsState = state
-        for trial_id in sorted(results):
-            if trial_id in tally.seen:
-                message = f"trial {trial_id!r} also has a result in run {tally.seen[trial_id]!r}"
-                problems.append(Problem(file, "", message))
         if problems or meta is None:
             return None, problems
         rows = [
             trial_row(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]))
             for t in sorted(results)
         ]
-        for row in rows:
-            tally.seen[row.trial_id] = run_id
-            tally.figures.append(figure(row))
+        part = TrialsPart(trial_ids=tuple(r.trial_id for r in rows), figures=tuple(figure(r) for r in rows))
         summary = RunSummary(
             id=run_id, digest=run.digest, producer=meta.producer, plan_sha256=meta.plan_sha256,
             trial_count=len(rows),
         )  # fmt: skip
-        return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows))), []
+        return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part), []
+
+    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+        tally: TrialsState = state
+        share: TrialsPart = part
+        file = f"{bench.label}/{run_id}/{RESULTS_FILE}"
+        problems = [
+            Problem(file, "", f"trial {trial_id!r} also has a result in run {tally.seen[trial_id]!r}")
+            for trial_id in share.trial_ids
+            if trial_id in tally.seen
+        ]
+        if not problems:
+            tally.seen.update(dict.fromkeys(share.trial_ids, run_id))
+            tally.figures.extend(share.figures)
+        return problems
 
     def finish(
         self, bench: BenchmarkContext, state: Any, runs: list[Any]

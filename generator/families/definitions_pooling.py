@@ -1,0 +1,88 @@
+"""Which rows of a check may be pooled across arms and reps, and a run's share of the aggregates.
+
+A row carries the comparability facts `benchsite compare` pairs rows by. What one row says on its
+own is checked while its run is scored; whether it agrees with the first row of its check (and of
+its case) in any run is checked when the run's share is folded in, runs in sorted order.
+"""
+
+from __future__ import annotations
+
+from generator.errors import Problem
+from generator.families.definitions_models import Scenario
+from generator.figures import Model
+
+Signature = tuple[str, str, float | None, bool, str | None, str | None]
+"""evalKey, evalVersion (case-folded), effectiveBar, judged, judge model, rubric digest (case-folded)."""
+
+
+class PooledRow(Model):
+    """One row's comparability facts, as pooling needs them."""
+
+    file: str
+    """The row's file within its run folder (``scenarios/…``)."""
+    id: str
+    case: str
+    check: str
+    signature: Signature
+    stimulus: str | None
+
+
+class DefinitionsPart(Model):
+    """One run's share: its arm, parent invocation, each row's (check, case, state, value), its
+    producer disagreements, and the comparability facts of its rows."""
+
+    arm: str
+    parent: str | None
+    reps: tuple[tuple[str, str, str, float | None], ...]
+    disagreements: tuple[tuple[str, str, str], ...]
+    pooled: tuple[PooledRow, ...]
+
+
+def pooling_facts(
+    scenario: Scenario, rel: str, case: str, check: str, bar: float | None, file: str
+) -> tuple[list[Problem], PooledRow | None]:
+    """What a row says on its own: it must carry comparability facts at the definition's floor bar."""
+    facts = scenario.comparability
+    if facts is None:
+        message = ("no comparability facts: rows of a check are pooled across arms and reps only "
+                   "when they are comparable")  # fmt: skip
+        return [Problem(file, "$.comparability", message)], None
+    problems = []
+    if facts.effectiveBar is not None and (bar is None or abs(facts.effectiveBar - bar) > 1e-9):
+        message = f"{facts.effectiveBar} is not the definition's floor bar ({bar})"
+        problems.append(Problem(file, "$.comparability.effectiveBar", message))
+    judge = facts.judge
+    signature: Signature = (
+        facts.evalKey,
+        facts.evalVersion.casefold(),
+        facts.effectiveBar,
+        judge is not None,
+        judge.modelId if judge else None,
+        (judge.rubricDigest or "").casefold() if judge else None,
+    )
+    row = PooledRow(file=rel, id=scenario.id, case=case, check=check, signature=signature,
+                    stimulus=scenario.stimulusHash)  # fmt: skip
+    return problems, row
+
+
+def pooling_problems(
+    signatures: dict[str, tuple[Signature, str]],
+    stimuli: dict[tuple[str, str], tuple[str | None, str]],
+    rows: tuple[PooledRow, ...],
+    label: str,
+) -> list[Problem]:
+    """Each row against the first row of its check (comparability) and of its case × check (stimulus)."""
+    problems = []
+    for row in rows:
+        file = f"{label}/{row.file}"
+        first, first_id = signatures.setdefault(row.check, (row.signature, row.id))
+        if row.signature != first:
+            message = (f"differs from row {first_id!r} of the same check (evalKey, evalVersion, "
+                       "effectiveBar or judge): incomparable rows are never pooled")  # fmt: skip
+            problems.append(Problem(file, "$.comparability", message))
+        stimulus, stimulus_id = stimuli.setdefault((row.case, row.check), (row.stimulus, row.id))
+        if row.stimulus != stimulus:
+            message = (f"differs from row {stimulus_id!r} of the same case: arms and reps must answer "
+                       "the same stimulus")  # fmt: skip
+            problems.append(Problem(file, "$.stimulusHash", message))
+    return problems

@@ -1,0 +1,189 @@
+"""The run cache and process-parallel scoring change how fast a site is built, never a byte of it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cache import FORMAT, RunCache
+from generator.families.points import PointsPart
+from generator.families.points_report import PointsRunSummary
+from generator.workers import PARALLEL_MIN_RUNS
+from scripts import benchmark, make_corpus
+from tests.conftest import run_cli, snapshot
+
+RUNS, ROWS = 40, 30
+"""32 points runs and 8 components runs (both scored by the worker pool), beside the example
+corpus's 12 trials and definitions runs: 52 runs."""
+
+
+@pytest.fixture(scope="module")
+def scaled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("scaled") / "runs"
+    make_corpus.make(root, RUNS, ROWS, seed=11)
+    assert RUNS // 5 >= PARALLEL_MIN_RUNS  # the smallest scaled benchmark still goes to the pool
+    return root
+
+
+def build(runs: Path, out: Path, *options: str) -> str:
+    result = run_cli("build", "--runs", runs, "--out", out, *options)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def entries(cache: Path) -> list[Path]:
+    return sorted(p for p in cache.rglob("*.json") if not p.name.endswith(".detail.json"))
+
+
+def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    build(scaled, tmp_path / "one", "--jobs", "1", "--no-cache")
+    cold = build(scaled, tmp_path / "two", "--jobs", "2", "--cache", cache)
+    warm = build(scaled, tmp_path / "warm", "--jobs", "2", "--cache", cache)
+    assert "runs 52 (scored 52, reused from the run cache 0)" in cold, cold
+    assert "runs 52 (scored 0, reused from the run cache 52)" in warm, warm
+    expected = snapshot(tmp_path / "one")
+    assert snapshot(tmp_path / "two") == expected
+    assert snapshot(tmp_path / "warm") == expected
+    assert len(entries(cache)) >= 52  # and the blind version's trials runs, scored without the reveal
+
+
+def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    make_corpus.make(runs, RUNS, ROWS, seed=11)
+    cache = tmp_path / "cache"
+    build(runs, tmp_path / "site", "--cache", cache)
+    benchmark.change_one_run(runs, 0)
+    output = build(runs, tmp_path / "site", "--cache", cache)
+    assert "(scored 1, reused from the run cache 51)" in output, output
+    version = output.split("\n", 1)[0].rsplit("/", 1)[1]
+    build(runs, tmp_path / "fresh", "--no-cache")
+    assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
+
+
+def _corrupt(entry: Path, how: str) -> None:
+    data = json.loads(entry.read_bytes())
+    if how == "garbage":
+        entry.write_bytes(b"\x00not json")
+    elif how == "truncated":
+        entry.write_bytes(entry.read_bytes()[:40])
+    elif how == "figure changed":
+        data["summary"]["counts"]["total"] += 1
+        entry.write_text(json.dumps(data))
+    elif how == "wrong key":
+        data["key"] = "0" * 64
+        entry.write_text(json.dumps(data))
+    elif how == "detail changed":
+        detail = entry.with_name(entry.name.replace(".json", ".detail.json"))
+        data = detail.read_bytes()
+        detail.write_bytes(data[:-2] + (b"0" if data[-2:-1] != b"0" else b"1") + data[-1:])
+    elif how == "detail missing":
+        entry.with_name(entry.name.replace(".json", ".detail.json")).unlink()
+    elif how == "extra":
+        data["extra"] = 1
+        entry.write_text(json.dumps(data))
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["garbage", "truncated", "figure changed", "wrong key", "detail changed", "detail missing", "extra"],
+)
+def test_a_damaged_cache_entry_is_discarded_and_the_run_scored_again(
+    scaled: Path, tmp_path: Path, how: str
+) -> None:
+    cache = tmp_path / "cache"
+    build(scaled, tmp_path / "first", "--cache", cache)
+    points = [e for e in entries(cache) if json.loads(e.read_bytes())["family"] == "points"]
+    _corrupt(points[0], how)
+    output = build(scaled, tmp_path / "second", "--cache", cache)
+    assert "(scored 1, reused from the run cache 51)" in output, output
+    assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
+    assert json.loads(points[0].read_bytes())["format"] == FORMAT  # stored again, whole
+
+
+def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        blocker = tmp_path / "cache"
+        blocker.write_text("a file where the cache folder should be")
+    else:
+        blocker = tmp_path / "cache"
+        blocker.mkdir()
+        blocker.chmod(0o500)
+    output = build(scaled, tmp_path / "site", "--cache", blocker / "inner")
+    assert "(scored 52, reused from the run cache 0)" in output
+
+
+def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) -> None:
+    cache = RunCache(tmp_path)
+    summary = PointsRunSummary.model_validate(
+        {"id": "r", "subject": "s", "digest": "d" * 64, "producer": "p", "disagreements": 0,
+         "counts": {"total": 1, "ready": 1}}
+    )  # fmt: skip
+    part = PointsPart(subject="s", counts={"Ready": 1}, sums={"x": "1/3"}, ns={"x": 1}, disagreements=())
+    key = cache.key("bench", "r", "d" * 64)
+    cache.store(key, "points", summary, part, b"{}")
+    hit = cache.load(key, "points", PointsRunSummary, PointsPart)
+    assert hit is not None and hit.summary == summary and hit.part == part and hit.detail == b"{}"
+    assert cache.load(key, "trials", PointsRunSummary, PointsPart) is None  # discarded, not trusted
+    assert cache.load(key, "points", PointsRunSummary, PointsPart) is None
+    assert RunCache(None).load(key, "points", PointsRunSummary, PointsPart) is None
+
+
+def test_verify_reuses_the_cache_and_no_cache_parses_everything(scaled: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = run_cli("verify", "--runs", scaled, "--cache", cache)
+    again = run_cli("verify", "--runs", scaled, "--cache", cache)
+    bare = run_cli("verify", "--runs", scaled, "--no-cache")
+    assert first.exit_code == again.exit_code == bare.exit_code == 0
+    assert first.output == again.output == bare.output
+    assert len(entries(cache)) >= 52  # and the blind version's trials runs, scored without the reveal
+
+
+def test_a_killed_parallel_build_leaves_no_worker_and_no_lock(scaled: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    command = [str(Path(sys.executable).with_name("benchsite")), "build", "--quiet", "--runs", str(scaled),
+               "--out", str(site), "--jobs", "2", "--no-cache"]  # fmt: skip
+    process = subprocess.Popen(command, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(_children(process.pid)) < 2:
+        time.sleep(0.02)
+    workers = _children(process.pid)
+    assert len(workers) >= 2, "the build never started its workers"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.05)
+    assert not [w for w in workers if _alive(w)], "workers outlived their build"
+    build(scaled, site, "--jobs", "2")  # the lock is free and the site is whole
+    assert {p.name[:4] for p in site.iterdir() if p.is_dir()} == {"2026", "sha-"}  # no staging left
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for status in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = status.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
