@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import time
@@ -177,7 +178,9 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
 
 
 def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
-    """Check every seal and every file's content; write nothing but the run cache."""
+    """Check every seal and every file's content; write nothing. A run in the run cache (same seal,
+    benchmark and generator) is hashed against its seal, not parsed again."""
+    options = dataclasses.replace(options or ScoreOptions(), outputs=False)
     scored = score_inputs(runs, None, options=options)
     scored.details.close()
     return scored

@@ -1,19 +1,27 @@
-"""The run cache: what scoring a run yielded, kept by content so a rebuild scores only what changed.
+"""The run cache: what scoring and rendering a run yielded, kept by content, so a rebuild redoes only
+what changed.
 
-An entry is keyed by sha256 over the run's seal digest, its path in the benchmark, the benchmark
-folder's seal digest (declaration, contract, plan…), the reveal's, and the generator's own digest
-(code, templates, schemas). No modification time enters a key: a run is looked up only after every
-one of its files was hashed against its seal. An entry is data, never code (JSON, no pickle):
+A **run entry** is keyed by sha256 over the run's seal digest, its path in the benchmark, the
+benchmark folder's seal digest (declaration, contract, plan…), the reveal's, and the generator's
+own digest (code, templates, schemas). A **pages entry** is keyed by the run entry's key and the
+digest of the benchmark view its pages were rendered with (``RunView``: title, status and the few
+benchmark-wide facts a run template shows), so a run page is rendered again exactly when its run,
+its benchmark's view or the generator changed. No modification time enters a key: a run is looked
+up only after every one of its files was hashed against its seal.
 
-    <cache>/runs-v1/<key[:2]>/<key>.json         summary and aggregate share, validated on read
-    <cache>/runs-v1/<key[:2]>/<key>.detail.json  the scored rows, checked by size and sha256
+Entries are data, never code (JSON, no pickle)::
 
-An entry that does not parse, validate, name its own key, match its own digest or match its detail
-is deleted and the run scored again; it is never trusted. (The digests catch a damaged entry, not a
+    <cache>/runs-v1/<key[:2]>/<key>.json             summary and aggregate share: validated on read
+    <cache>/runs-v1/<key[:2]>/<key>.detail.json      the scored rows, checked by size and sha256
+    <cache>/pages-v1/<key[:2]>/<key>.json            page paths and digests, rows of a paged run
+    <cache>/pages-v1/<key[:2]>/<key>.page-<n>.html   each page, checked by size and sha256
+
+An entry that does not parse, validate, name its own key, match its own digest or match its files
+is deleted and its work done again; it is never trusted. (The digests catch a damaged entry, not a
 forged one: the cache is the user's own folder. An auditor re-derives every figure with
-``--no-cache``.) Only runs that scored without a problem are kept. Writing
-is best effort (a full or read-only disk costs the cache, never the build) and atomic (a temporary
-file renamed into place), so concurrent builds can share a cache. Deleting the folder is always
+``--no-cache``.) Only runs that scored without a problem are kept. Writing is best effort (a full
+or read-only disk costs the cache, never the build) and atomic (a temporary file renamed into
+place, the entry last), so concurrent builds can share a cache. Deleting the folder is always
 safe: it costs one full build.
 """
 
@@ -42,37 +50,62 @@ def default_folder() -> Path:
     return Path(base) / "benchsite"
 
 
-class DetailRef(Model):
+class FileRef(Model):
+    path: str
     sha256: str
     size: int
 
 
-class Entry(Model):
+class RunEntry(Model):
     format: str
     key: str
     family: str
     summary: dict[str, Any]
     part: dict[str, Any]
-    detail: DetailRef
+    detail: FileRef
     sha256: str
-    """Over the summary, the part and the detail's digest: a flipped or truncated byte is caught."""
+    """Over every other field: a flipped or truncated byte is caught."""
 
 
-def _content_sha256(summary: dict[str, Any], part: dict[str, Any], detail_sha256: str) -> str:
-    text = compact_json({"detail": detail_sha256, "part": part, "summary": summary})
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+class PagesEntry(Model):
+    format: str
+    key: str
+    pages: tuple[FileRef, ...]
+    located: dict[str, str]
+    sha256: str
 
 
 @dataclass(frozen=True)
-class Hit:
+class RunHit:
     summary: BaseModel
     part: BaseModel
     detail: bytes
 
 
+@dataclass(frozen=True)
+class Pages:
+    """One run's rendered pages (path, bytes) and, for a paged run, the page of every row id."""
+
+    pages: list[tuple[str, bytes]]
+    located: dict[str, str]
+
+
 def bench_key(bench: str, bench_digest: str, reveal_digest: str | None) -> str:
     """What every run of one benchmark shares: its folder's seal and its reveal's (if read)."""
     return f"{bench}\n{bench_digest}\n{reveal_digest or '-'}"
+
+
+def _digest(fields: dict[str, Any]) -> str:
+    text = compact_json({k: v for k, v in fields.items() if k != "sha256"})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _ref(path: str, data: bytes) -> dict[str, Any]:
+    return {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
+def _matches(data: bytes, ref: FileRef) -> bool:
+    return len(data) == ref.size and hashlib.sha256(data).hexdigest() == ref.sha256
 
 
 class RunCache:
@@ -85,63 +118,110 @@ class RunCache:
         text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def _paths(self, key: str) -> tuple[Path, Path]:
+    @staticmethod
+    def pages_key(run_key: str, view_digest: str) -> str:
+        return hashlib.sha256(f"{FORMAT}\npages\n{run_key}\n{view_digest}\n".encode()).hexdigest()
+
+    def _entry(self, kind: str, key: str) -> Path:
         assert self.folder is not None
-        shard = self.folder / "runs-v1" / key[:2]
-        return shard / f"{key}.json", shard / f"{key}.detail.json"
+        return self.folder / f"{kind}-v1" / key[:2] / f"{key}.json"
+
+    def _file(self, kind: str, key: str, name: str) -> Path:
+        return self._entry(kind, key).with_name(f"{key}.{name}")
 
     def load(
-        self, key: str, family: str, summary_model: type[BaseModel], part_model: type[BaseModel]
-    ) -> Hit | None:
-        """The entry under ``key``, validated whole; None (and the entry deleted) if anything is off."""
+        self,
+        key: str,
+        family: str,
+        summary_model: type[BaseModel],
+        part_model: type[BaseModel],
+        rows: bool = True,
+    ) -> RunHit | None:
+        """The run entry under ``key``, validated whole; None (and the entry deleted) if anything is
+        off. ``rows=False`` (``verify``: summary and share only) leaves the rows file unread."""
         if self.folder is None:
             return None
-        entry_path, detail_path = self._paths(key)
         try:
-            raw = entry_path.read_bytes()
+            raw = self._entry("runs", key).read_bytes()
         except OSError:
             return None
         try:
-            entry = Entry.model_validate_json(raw)
-            detail = detail_path.read_bytes()
+            entry = RunEntry.model_validate_json(raw)
+            detail = self._file("runs", key, "detail.json").read_bytes() if rows else b""
             if (
-                entry.format != FORMAT
-                or entry.key != key
-                or entry.family != family
-                or entry.detail.size != len(detail)
-                or entry.detail.sha256 != hashlib.sha256(detail).hexdigest()
-                or entry.sha256 != _content_sha256(entry.summary, entry.part, entry.detail.sha256)
+                (entry.format, entry.key, entry.family) != (FORMAT, key, family)
+                or entry.sha256 != _digest(entry.model_dump(mode="json"))
+                or (rows and not _matches(detail, entry.detail))
             ):
-                raise ValueError("entry does not match its key or its detail")
-            summary = summary_model.model_validate(entry.summary)
-            return Hit(summary, part_model.model_validate(entry.part), detail)
+                raise ValueError("entry does not match its key, its digest or its rows")
+            summary, part = summary_model.model_validate(entry.summary), part_model.model_validate(entry.part)
+            return RunHit(summary, part, detail)
         except (OSError, ValueError, ValidationError):
-            self.discard(key)
+            self.discard("runs", key)
             return None
 
-    def discard(self, key: str) -> None:
-        for path in self._paths(key):
+    def load_pages(self, key: str) -> Pages | None:
+        """The pages entry under ``key`` with every page checked; None (and deleted) if anything is off."""
+        if self.folder is None:
+            return None
+        try:
+            raw = self._entry("pages", key).read_bytes()
+        except OSError:
+            return None
+        try:
+            entry = PagesEntry.model_validate_json(raw)
+            numbered = enumerate(entry.pages, start=1)
+            pages = [
+                (ref.path, self._file("pages", key, f"page-{n}.html").read_bytes()) for n, ref in numbered
+            ]
+            if (
+                (entry.format, entry.key) != (FORMAT, key)
+                or entry.sha256 != _digest(entry.model_dump(mode="json"))
+                or not all(_matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True))
+            ):
+                raise ValueError("entry does not match its key, its digest or its pages")
+            return Pages(pages, entry.located)
+        except (OSError, ValueError, ValidationError):
+            self.discard("pages", key)
+            return None
+
+    def discard(self, kind: str, key: str) -> None:
+        entry = self._entry(kind, key)
+        files = list(entry.parent.glob(f"{key}.*")) if entry.parent.is_dir() else []
+        for path in files:
             with contextlib.suppress(OSError):
                 path.unlink()
 
     def store(self, key: str, family: str, summary: BaseModel, part: BaseModel, detail: bytes) -> None:
-        """Keep one scored run; best effort and atomic (detail first, so an entry never lacks it)."""
+        """Keep one scored run: its summary, its share of the aggregates and its rows."""
+        fields: dict[str, Any] = {
+            "format": FORMAT, "key": key, "family": family, "detail": _ref("detail.json", detail),
+            "summary": summary.model_dump(mode="json", by_alias=True), "part": part.model_dump(mode="json"),
+        }  # fmt: skip
+        self._keep("runs", key, fields, [("detail.json", detail)])
+
+    def store_pages(self, key: str, pages: Pages) -> None:
+        """Keep one run's pages as rendered with one benchmark view."""
+        files = [(f"page-{n}.html", data) for n, (_, data) in enumerate(pages.pages, start=1)]
+        fields: dict[str, Any] = {
+            "format": FORMAT, "key": key, "located": pages.located,
+            "pages": [_ref(path, data) for path, data in pages.pages],
+        }  # fmt: skip
+        self._keep("pages", key, fields, files)
+
+    def _keep(self, kind: str, key: str, fields: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        """Best effort; each file atomically, the entry last, so an entry never names a missing file."""
         if self.folder is None:
             return
-        entry_path, detail_path = self._paths(key)
-        dumped = summary.model_dump(mode="json", by_alias=True), part.model_dump(mode="json")
-        detail_sha256 = hashlib.sha256(detail).hexdigest()
-        entry = Entry(
-            format=FORMAT, key=key, family=family, summary=dumped[0], part=dumped[1],
-            detail=DetailRef(sha256=detail_sha256, size=len(detail)),
-            sha256=_content_sha256(*dumped, detail_sha256),
-        )  # fmt: skip
+        fields["sha256"] = _digest(fields)
+        entry = self._entry(kind, key)
         try:
-            entry_path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(detail_path, detail)
-            _write_atomic(entry_path, compact_json(entry.model_dump(mode="json")).encode("utf-8"))
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            for name, data in files:
+                _write_atomic(self._file(kind, key, name), data)
+            _write_atomic(entry, compact_json(fields).encode("utf-8"))
         except OSError:
-            self.discard(key)
+            self.discard(kind, key)
 
 
 def _write_atomic(path: Path, data: bytes) -> None:

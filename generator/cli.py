@@ -152,7 +152,8 @@ def summary(result: BuildResult) -> str:
     )
     runs = sum(b.run_count for b in report.benchmarks)
     scored = result.scored
-    runs_line = f"runs {runs} (scored {scored.scored}, reused from the run cache {scored.reused})"
+    runs_line = (f"runs {runs} (scored {scored.scored}, reused from the run cache {scored.reused}; "
+                 f"pages rendered for {scored.rendered})")  # fmt: skip
     times = ", ".join(f"{stage} {s:.1f} s" for stage, s in result.seconds.items())
     lines = [
         f"{state}: {result.published.path}",
@@ -173,7 +174,7 @@ main.add_command(build_cmd, name="build")
 @runs_option
 @scoring_options
 def verify_cmd(runs: Path, jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
-    """Check every seal and every file's content. Writes nothing but the run cache.
+    """Check every seal and every file's content. Writes nothing.
 
     A run found in the run cache (same seal, benchmark and generator) was checked by this same
     generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.

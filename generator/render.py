@@ -24,7 +24,10 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from pydantic import BaseModel
 
+from generator import __version__
+from generator.cache import Pages as RunPages
 from generator.charts import forest, grid
+from generator.families.base import RunView
 from generator.identity import generator_digest, templates_dir
 from generator.jsonio import canonical_json
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
@@ -107,6 +110,12 @@ class DetailSource(Protocol):
     def get(self, bench: str, run: str) -> bytes: ...
 
 
+class RunSource(DetailSource, Protocol):
+    """Also each run's pages, rendered while it was scored, and where each row of a paged run is."""
+
+    def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]: ...
+
+
 class Pages:
     """Renders pages into a sink, one at a time, so no site is ever held whole in memory."""
 
@@ -123,7 +132,7 @@ class Pages:
         return page
 
 
-def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress: Progress = SILENT) -> None:
+def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Progress = SILENT) -> None:
     """Every file of ``site/<version>/``, into the sink."""
     pages = Pages(sink)
     site: dict[str, Any] = {"report": report}
@@ -138,13 +147,11 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress:
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
-            data = details.get(bench.id, summary.id)
-            pages.add(f"data/runs/{bench.id}/{summary.id}.json", data)
-            run = bench.section.detail_model().model_validate_json(data)
-            for path, part, pager in run_pages(base, summary.id, run):
-                pages.html(path, f"{family}/run.html", run=part, pager=pager, **ctx)
-                if pager is not None:
-                    located.update(((summary.id, row_id), path) for row_id in pager.row_ids)
+            pages.add(f"data/runs/{bench.id}/{summary.id}.json", details.get(bench.id, summary.id))
+            run_pages_, run_located = details.run_pages(bench.id, summary.id)
+            for path, data in run_pages_:
+                pages.add(path, data)
+            located.update(((summary.id, row_id), path) for row_id, path in run_located.items())
             progress.advance()
         disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         sections.append(
@@ -163,6 +170,25 @@ def render_site(report: SiteReport, details: DetailSource, sink: Sink, progress:
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report))
     progress.finish()
+
+
+def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPages:
+    """A run's pages from the run and what its benchmark's sealed folder decides (``view``), never
+    from the report: the pages are the same in every version where the run, the benchmark and the
+    generator are unchanged (they name the run's seal, not the version)."""
+    css, css_hash = _css()
+    base = f"b/{view.id}"
+    template = html_env().get_template(f"{family}/run.html")
+    generator = f"benchsite {__version__}"
+    rendered = []
+    located: dict[str, str] = {}
+    for path, part, pager in run_pages(base, run_id, run):
+        page = template.render(page_path=path, css=css, css_hash=css_hash, run=part, pager=pager, bench=view,
+                               base=base, generator=generator)  # fmt: skip
+        rendered.append((path, page.encode("utf-8")))
+        if pager is not None:
+            located.update(dict.fromkeys(pager.row_ids, path))
+    return RunPages(rendered, located)
 
 
 PAGE_ROWS = 1000

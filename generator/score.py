@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -16,7 +18,7 @@ from pydantic import BaseModel
 from generator import __version__
 from generator.cache import RunCache, bench_key
 from generator.errors import OutputError, Problem, ProblemReport
-from generator.families.base import BenchmarkContext
+from generator.families.base import BenchmarkContext, RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.inputs import (
     BenchmarkLayout,
@@ -29,7 +31,7 @@ from generator.inputs import (
 from generator.jsonio import compact_json, load_json_bytes, validate_model
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
-from generator.workers import Shared, scored_runs, verified_run
+from generator.workers import Shared, in_workers, render_one, score_one, verified_run
 
 DECLARATION = "benchmark.json"
 
@@ -57,16 +59,34 @@ class Details:
         return data
 
     def put_bytes(self, bench: str, run: str, data: bytes) -> None:
-        path = self.folder / bench / f"{run}.json"
+        self._write(self.folder / bench / "rows" / f"{run}.json", data)
+
+    def get(self, bench: str, run: str) -> bytes:
+        return (self.folder / bench / "rows" / f"{run}.json").read_bytes()
+
+    def put_pages(
+        self, bench: str, run: str, pages: list[tuple[str, bytes]], located: dict[str, str]
+    ) -> None:
+        """A run's rendered pages (``page-<n>.html``) and an index of their paths and paged rows."""
+        folder = self.folder / bench / "pages" / run
+        index = {"paths": [path for path, _ in pages], "located": located}
+        self._write(folder / "index.json", compact_json(index).encode("utf-8"))
+        for number, (_, data) in enumerate(pages, start=1):
+            self._write(folder / f"page-{number}.html", data)
+
+    def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]:
+        folder = self.folder / bench / "pages" / run
+        index = json.loads((folder / "index.json").read_bytes())
+        paths = enumerate(index["paths"], start=1)
+        return [(path, (folder / f"page-{n}.html").read_bytes()) for n, path in paths], index["located"]
+
+    def _write(self, path: Path, data: bytes) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         except OSError as exc:
             message = f"cannot spool run details: {exc.strerror} (TMPDIR chooses where)"
             raise OutputError(f"{path}: {message}") from None
-
-    def get(self, bench: str, run: str) -> bytes:
-        return (self.folder / bench / f"{run}.json").read_bytes()
 
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -95,6 +115,8 @@ class Scored:
     """Runs taken from the run cache (their seals hold and nothing they were scored with changed)."""
     scored: int = 0
     """Runs parsed and scored."""
+    rendered: int = 0
+    """Runs whose pages were rendered (the others' pages came from the run cache)."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +125,10 @@ class ScoreOptions:
 
     cache: RunCache = field(default_factory=lambda: RunCache(None))
     jobs: int = 1
-    counts: Counter[bool] = field(default_factory=Counter, compare=False)
-    """Runs reused (True) and scored (False) so far."""
+    outputs: bool = True
+    """Spool rows and render run pages (False: ``verify``, which only checks and scores)."""
+    counts: Counter[bool | str] = field(default_factory=Counter, compare=False)
+    """Runs reused (True) and scored (False) so far, and runs whose pages were rendered ("rendered")."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -228,9 +252,10 @@ def score_benchmark(
         else:
             jobs.append((rel, run_id))
     cache_bench = bench_key(layout.id, folder.digest, reveal.digest if reveal else None)
-    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench)
+    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench, options.outputs)
     results: list[Any] = []
-    for outcome in scored_runs(shared, jobs, options.jobs):
+    keys: list[tuple[str, str]] = []
+    for outcome in in_workers(shared, score_one, jobs, options.jobs):
         progress.advance()
         problems += outcome.problems
         if outcome.digest is not None:
@@ -239,12 +264,20 @@ def score_benchmark(
             continue
         problems += family.fold(bench, state, outcome.run_id, outcome.part)
         results.append(outcome.summary)
+        keys.append((outcome.run_id, outcome.key))
         options.counts[outcome.reused] += 1
     if problems:
         return None, problems
     section, disclosures, problems = family.finish(bench, state, results)
     if problems:
         return None, problems
+    if options.outputs:
+        status = RunStatus(status=disclosures.status)
+        view = RunView(
+            id=layout.id, title=decl.title, disclosures=status, section=family.run_section(section)
+        )
+        pages = dataclasses.replace(shared, view=view, detail_model=section.detail_model())
+        options.counts["rendered"] += sum(in_workers(pages, render_one, keys, options.jobs))
     inputs = tuple(SealedInput(path=p, digest=d) for p, d in sorted(digests.items())
                    if p == layout.id or p.startswith(layout.id + "/"))  # fmt: skip
     return BenchmarkReport(
@@ -290,4 +323,4 @@ def score_inputs(
         inputs_digest=digest, benchmarks=tuple(benchmarks),
     )  # fmt: skip
     return Scored(report=site, folders=len(digests), details=details, reused=options.counts[True],
-                  scored=options.counts[False])  # fmt: skip
+                  scored=options.counts[False], rendered=options.counts["rendered"])  # fmt: skip

@@ -1,9 +1,11 @@
 """Scoring a benchmark's runs: each on its own, in worker processes, or taken from the run cache.
 
 A run is verified (every byte hashed against its seal), looked up in the cache by its seal digest,
-and scored by its family only on a miss. A worker returns the small outcome (summary, the run's
-share of the aggregates, its problems) and spools the run's rows itself; the parent folds shares
-in sorted run order whatever order workers finish in, so no figure depends on the worker count.
+and on a miss scored by its family and its pages rendered (a run page shows only the run and what
+its benchmark's sealed folder decides: ``Family.run_view``). A worker spools the run's rows and
+pages itself and returns the small outcome (summary, the run's share of the aggregates, its
+problems); the parent folds shares in sorted run order whatever order workers finish in, so no
+figure depends on the worker count.
 
 Workers are forked, so what they share (the benchmark, its prepared state, the spool, the cache)
 is inherited, never serialised. A worker ignores Ctrl-C (the parent stops the pool), closes its
@@ -19,23 +21,26 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from generator.cache import RunCache
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family
+from generator.families.base import BenchmarkContext, Family, RunView
 from generator.inputs import BenchmarkLayout, VerifiedFolder, verify_folder
+from generator.render import render_run
 from generator.seal import nested_seals
 from generator.write import HELD_LOCKS
 
 if TYPE_CHECKING:
     from generator.score import Details
+
+T = TypeVar("T")
 
 PARALLEL_MIN_RUNS = 8
 """Fewer runs than this are scored in the build's own process: forking would cost more than it saves."""
@@ -64,6 +69,12 @@ class Shared:
     details: Details
     cache: RunCache
     cache_bench: str
+    outputs: bool = True
+    """Spool each run's rows and keep them in the cache; False for ``verify``."""
+    view: RunView | None = None
+    """The benchmark as its run pages show it: known once every run is folded in."""
+    detail_model: type[BaseModel] | None = None
+    """The type of a spooled run's rows, to render its pages from."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,8 @@ class Outcome:
     part: BaseModel | None
     problems: list[Problem]
     reused: bool = False
+    key: str = ""
+    """The run's cache key (its pages are kept under it and the view's digest)."""
 
 
 _SHARED: Shared | None = None
@@ -84,7 +97,7 @@ _SHARED: Shared | None = None
 
 def score_one(job: tuple[str, str]) -> Outcome:
     """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache."""
-    assert _SHARED is not None, "score_one runs inside scored_runs only"
+    assert _SHARED is not None, "score_one runs inside in_workers only"
     shared = _SHARED
     rel, run_id = job
     run, problems = verified_run(shared.layout.path / rel)
@@ -92,16 +105,40 @@ def score_one(job: tuple[str, str]) -> Outcome:
         return Outcome(rel, run_id, None, None, None, problems)
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
-    hit = shared.cache.load(key, family.name, family.summary_model, family.part_model)
+    hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
+    bench = shared.bench.id
     if hit is not None:
-        shared.details.put_bytes(shared.bench.id, run_id, hit.detail)
-        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, [], reused=True)
+        if shared.outputs:
+            shared.details.put_bytes(bench, run_id, hit.detail)
+        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, [], reused=True, key=key)
     scored, problems = family.score_run(shared.bench, shared.state, run_id, run)
     if scored is None or problems:
         return Outcome(rel, run_id, run.digest, None, None, problems)
-    detail = shared.details.put(shared.bench.id, run_id, scored.detail)
-    shared.cache.store(key, family.name, scored.summary, scored.part, detail)
-    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, [])
+    if shared.outputs:
+        detail = shared.details.put(bench, run_id, scored.detail)
+        shared.cache.store(key, family.name, scored.summary, scored.part, detail)
+    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, [], key=key)
+
+
+def render_one(job: tuple[str, str]) -> bool:
+    """One run's pages with the benchmark's view: from the cache, else rendered from its spooled
+    rows and kept. True when they were rendered."""
+    shared = _SHARED
+    assert shared is not None and shared.view and shared.detail_model, (
+        "render_one runs inside in_workers only"
+    )
+    view = shared.view
+    run_id, run_key = job
+    bench = shared.bench.id
+    key = shared.cache.pages_key(run_key, view.digest())
+    pages = shared.cache.load_pages(key)
+    rendered = pages is None
+    if pages is None:
+        run = shared.detail_model.model_validate_json(shared.details.get(bench, run_id))
+        pages = render_run(shared.family.name, view, run_id, run)
+        shared.cache.store_pages(key, pages)
+    shared.details.put_pages(bench, run_id, pages.pages, pages.located)
+    return rendered
 
 
 def _worker_start(parent: int) -> None:
@@ -118,21 +155,23 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def scored_runs(shared: Shared, jobs: list[tuple[str, str]], workers: int) -> Iterator[Outcome]:
-    """Each job's outcome, in the order given, scored by up to ``workers`` processes."""
+def in_workers(
+    shared: Shared, work: Callable[[tuple[str, str]], T], jobs: list[tuple[str, str]], workers: int
+) -> Iterator[T]:
+    """``work`` of each job, in the order given, done by up to ``workers`` processes."""
     global _SHARED
     _SHARED = shared
     try:
         forking = "fork" in multiprocessing.get_all_start_methods()
         if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not forking:
-            yield from map(score_one, jobs)
+            yield from map(work, jobs)
             return
         context = multiprocessing.get_context("fork")
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
                                    initargs=(os.getpid(),))  # fmt: skip
         try:
             chunk = max(1, min(32, len(jobs) // (workers * 8)))
-            yield from pool.map(score_one, jobs, chunksize=chunk)
+            yield from pool.map(work, jobs, chunksize=chunk)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     finally:

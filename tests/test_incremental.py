@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import FORMAT, RunCache
+from generator.cache import FORMAT, Pages, RunCache
 from generator.families.points import PointsPart
 from generator.families.points_report import PointsRunSummary
 from generator.workers import PARALLEL_MIN_RUNS
@@ -38,8 +38,9 @@ def build(runs: Path, out: Path, *options: str) -> str:
     return result.output
 
 
-def entries(cache: Path) -> list[Path]:
-    return sorted(p for p in cache.rglob("*.json") if not p.name.endswith(".detail.json"))
+def entries(cache: Path, kind: str = "runs") -> list[Path]:
+    """The run (or pages) entries of a cache: ``<key>.json``, not the files beside them."""
+    return sorted(p for p in (cache / f"{kind}-v1").rglob("*.json") if len(p.name) == 64 + len(".json"))
 
 
 def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path) -> None:
@@ -47,12 +48,13 @@ def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path
     build(scaled, tmp_path / "one", "--jobs", "1", "--no-cache")
     cold = build(scaled, tmp_path / "two", "--jobs", "2", "--cache", cache)
     warm = build(scaled, tmp_path / "warm", "--jobs", "2", "--cache", cache)
-    assert "runs 52 (scored 52, reused from the run cache 0)" in cold, cold
-    assert "runs 52 (scored 0, reused from the run cache 52)" in warm, warm
+    assert "runs 52 (scored 52, reused from the run cache 0; pages rendered for 52)" in cold, cold
+    assert "runs 52 (scored 0, reused from the run cache 52; pages rendered for 0)" in warm, warm
     expected = snapshot(tmp_path / "one")
     assert snapshot(tmp_path / "two") == expected
     assert snapshot(tmp_path / "warm") == expected
     assert len(entries(cache)) >= 52  # and the blind version's trials runs, scored without the reveal
+    assert len(entries(cache, "pages")) >= 52
 
 
 def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Path) -> None:
@@ -62,7 +64,7 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     build(runs, tmp_path / "site", "--cache", cache)
     benchmark.change_one_run(runs, 0)
     output = build(runs, tmp_path / "site", "--cache", cache)
-    assert "(scored 1, reused from the run cache 51)" in output, output
+    assert "(scored 1, reused from the run cache 51; pages rendered for 1)" in output, output
     version = output.split("\n", 1)[0].rsplit("/", 1)[1]
     build(runs, tmp_path / "fresh", "--no-cache")
     assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
@@ -86,6 +88,14 @@ def _corrupt(entry: Path, how: str) -> None:
         detail.write_bytes(data[:-2] + (b"0" if data[-2:-1] != b"0" else b"1") + data[-1:])
     elif how == "detail missing":
         entry.with_name(entry.name.replace(".json", ".detail.json")).unlink()
+    elif how == "page changed":
+        page = entry.with_name(entry.name.replace(".json", ".page-1.html"))
+        page.write_bytes(page.read_bytes().replace(b"<h1>", b"<h1>forged ", 1))
+    elif how == "page missing":
+        entry.with_name(entry.name.replace(".json", ".page-1.html")).unlink()
+    elif how == "located changed":
+        data["located"]["forged"] = "b/x/runs/y.html"
+        entry.write_text(json.dumps(data))
     elif how == "extra":
         data["extra"] = 1
         entry.write_text(json.dumps(data))
@@ -97,7 +107,7 @@ def _corrupt(entry: Path, how: str) -> None:
     "how",
     ["garbage", "truncated", "figure changed", "wrong key", "detail changed", "detail missing", "extra"],
 )
-def test_a_damaged_cache_entry_is_discarded_and_the_run_scored_again(
+def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
     scaled: Path, tmp_path: Path, how: str
 ) -> None:
     cache = tmp_path / "cache"
@@ -105,9 +115,20 @@ def test_a_damaged_cache_entry_is_discarded_and_the_run_scored_again(
     points = [e for e in entries(cache) if json.loads(e.read_bytes())["family"] == "points"]
     _corrupt(points[0], how)
     output = build(scaled, tmp_path / "second", "--cache", cache)
-    assert "(scored 1, reused from the run cache 51)" in output, output
+    assert "(scored 1, reused from the run cache 51; pages rendered for 0)" in output, output
     assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
     assert json.loads(points[0].read_bytes())["format"] == FORMAT  # stored again, whole
+
+
+@pytest.mark.parametrize("how", ["garbage", "truncated", "wrong key", "page changed", "page missing",
+                                 "located changed", "extra"])  # fmt: skip
+def test_damaged_pages_are_discarded_and_rendered_again(scaled: Path, tmp_path: Path, how: str) -> None:
+    cache = tmp_path / "cache"
+    build(scaled, tmp_path / "first", "--cache", cache)
+    _corrupt(entries(cache, "pages")[0], how)
+    output = build(scaled, tmp_path / "second", "--cache", cache)
+    assert "(scored 0, reused from the run cache 52; pages rendered for 1)" in output, output
+    assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
 
 
 def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_path: Path) -> None:
@@ -119,7 +140,7 @@ def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_pat
         blocker.mkdir()
         blocker.chmod(0o500)
     output = build(scaled, tmp_path / "site", "--cache", blocker / "inner")
-    assert "(scored 52, reused from the run cache 0)" in output
+    assert "(scored 52, reused from the run cache 0; pages rendered for 52)" in output
 
 
 def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) -> None:
@@ -132,20 +153,30 @@ def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) ->
     key = cache.key("bench", "r", "d" * 64)
     cache.store(key, "points", summary, part, b"{}")
     hit = cache.load(key, "points", PointsRunSummary, PointsPart)
-    assert hit is not None and hit.summary == summary and hit.part == part and hit.detail == b"{}"
+    assert hit is not None and (hit.summary, hit.part, hit.detail) == (summary, part, b"{}")
+    pages = Pages([("b/x/runs/r.html", b"<p>page</p>")], {})
+    pages_key = cache.pages_key(key, "view digest")
+    cache.store_pages(pages_key, pages)
+    assert cache.load_pages(pages_key) == pages
+    (tmp_path / "pages-v1" / pages_key[:2] / f"{pages_key}.page-1.html").write_bytes(b"<p>PAGE</p>")
+    assert cache.load_pages(pages_key) is None  # a changed page: discarded
+    assert list((tmp_path / "pages-v1" / pages_key[:2]).iterdir()) == []
     assert cache.load(key, "trials", PointsRunSummary, PointsPart) is None  # discarded, not trusted
     assert cache.load(key, "points", PointsRunSummary, PointsPart) is None
     assert RunCache(None).load(key, "points", PointsRunSummary, PointsPart) is None
 
 
-def test_verify_reuses_the_cache_and_no_cache_parses_everything(scaled: Path, tmp_path: Path) -> None:
+def test_verify_reuses_the_cache_a_build_left_and_writes_nothing(scaled: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    first = run_cli("verify", "--runs", scaled, "--cache", cache)
-    again = run_cli("verify", "--runs", scaled, "--cache", cache)
+    cold = run_cli("verify", "--runs", scaled, "--cache", cache)
+    assert not cache.exists()  # verify keeps nothing: it renders no page to keep
+    build(scaled, tmp_path / "site", "--cache", cache)
+    kept = snapshot(cache)
+    warm = run_cli("verify", "--runs", scaled, "--cache", cache)
     bare = run_cli("verify", "--runs", scaled, "--no-cache")
-    assert first.exit_code == again.exit_code == bare.exit_code == 0
-    assert first.output == again.output == bare.output
-    assert len(entries(cache)) >= 52  # and the blind version's trials runs, scored without the reveal
+    assert cold.exit_code == warm.exit_code == bare.exit_code == 0
+    assert cold.output == warm.output == bare.output
+    assert snapshot(cache) == kept
 
 
 def test_a_killed_parallel_build_leaves_no_worker_and_no_lock(scaled: Path, tmp_path: Path) -> None:

@@ -705,7 +705,8 @@ def test_build_prints_a_summary_of_what_it_published(example: Built) -> None:
     kinds = Counter(p.suffix for p in files)
     listed = ", ".join(f"{n} {suffix.lstrip('.').upper()}" for suffix, n in sorted(kinds.items()))
     size = sum(p.stat().st_size for p in files) / 1e6
-    scored = re.search(r" \(scored (\d+), reused from the run cache (\d+)\)", lines[2])
+    counted = r" \(scored (\d+), reused from the run cache (\d+); pages rendered for \d+\)"
+    scored = re.search(counted, lines[2])
     assert scored is not None and int(scored[1]) + int(scored[2]) == runs, lines[2]
     assert [lines[0], lines[1], lines[2].replace(scored[0], ""), lines[3]] == [
         f"published: {example.version}",

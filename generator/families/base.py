@@ -11,8 +11,9 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel
 
 from generator.errors import Problem
+from generator.figures import Model
 from generator.inputs import VerifiedFolder
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import compact_json, load_json_bytes, validate_model
 from generator.report import Disclosures, FamilySection
 
 M = TypeVar("M", bound=BaseModel)
@@ -49,6 +50,26 @@ class RunScored:
     part: BaseModel
 
 
+class RunStatus(Model):
+    status: str | None
+
+
+class RunView(Model):
+    """What a run page shows of its benchmark: its title, its rubric status, and the few
+    benchmark-wide facts its family's run template shows (``Family.run_section``). Never the
+    version name or the inputs digest: a run page is the same in every version where its run and
+    this view are unchanged, so it is kept in the run cache under the run's key and this view's
+    digest, and rendered again only when either changes."""
+
+    id: str
+    title: str
+    disclosures: RunStatus
+    section: Any = None
+
+    def digest(self) -> str:
+        return hashlib.sha256(compact_json(self.model_dump(mode="json")).encode("utf-8")).hexdigest()
+
+
 class Family(ABC):
     """A rubric family: input models plus pure scoring, wired into the pipeline here."""
 
@@ -68,6 +89,10 @@ class Family(ABC):
         if raw is None:
             return None, problems
         return validate_model(self.contract_model, raw, file)
+
+    def run_section(self, section: Any) -> Any:
+        """The facts of the finished section the family's run template shows; none by default."""
+        return None
 
     def run_id(self, rel: str) -> str | None:
         """The run id of a sealed subfolder at ``rel``; None when this family has no run there."""

@@ -23,6 +23,7 @@ from generator.families.components_models import (
     Task,
 )
 from generator.families.components_report import (
+    Agreement,
     Components,
     ComponentsSection,
     CriterionScore,
@@ -206,6 +207,12 @@ class ComponentsPart(Model):
     judges: tuple[str, ...]
 
 
+class RunSection(Model):
+    """What a run page shows of the benchmark: judge agreement labels every rationale figure."""
+
+    agreement: Agreement
+
+
 @dataclass
 class ComponentsState:
     """Tasks, and every scored episode's figures, folded in run by run."""
@@ -277,6 +284,9 @@ class ComponentsFamily(Family):
         summary = RunSummary(id=run_id, digest=run.digest, subject=meta.subject, kind=meta.kind,
                              producer=meta.producer, episode_count=len(results))  # fmt: skip
         return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
+
+    def run_section(self, section: Any) -> Any:
+        return RunSection(agreement=section.agreement)
 
     def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
         """A model may hold one episode per (task, seed) and per episode id across all its runs."""

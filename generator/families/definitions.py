@@ -12,6 +12,7 @@ from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored
 from generator.families.definitions_aggregate import census, floor_tests, paired, values
 from generator.families.definitions_models import (
+    Correction,
     Definition,
     DefinitionsDeclaration,
     Ledger,
@@ -43,6 +44,7 @@ from generator.families.definitions_store import (
     stimulus_hash,
     verdict,
 )
+from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
@@ -105,6 +107,13 @@ OWN_LIMITATIONS = (
 )
 
 
+class RunSection(Model):
+    """What a run page shows of the definition: the floors note and the corrections ledger."""
+
+    floors_note: str
+    corrections: tuple[Correction, ...]
+
+
 @dataclass
 class DefinitionsState:
     definition: Definition
@@ -143,6 +152,9 @@ class DefinitionsFamily(Family):
         status = next((line for line in lines if line.startswith("Status:")), "")
         decision = next((line for line in lines if line.startswith("Decision in one line:")), "")
         return AdrContract(title=lines[0], status=status, decision=decision), []
+
+    def run_section(self, section: Any) -> Any:
+        return RunSection(floors_note=section.floors_note, corrections=section.corrections)
 
     def run_id(self, rel: str) -> str | None:
         match = RUN_PATH.match(rel)

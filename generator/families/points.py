@@ -10,7 +10,13 @@ from typing import Annotated, Any
 from pydantic import StringConstraints
 
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
+from generator.families.base import (
+    BenchmarkContext,
+    Family,
+    RunScored,
+    provenance_problems,
+    read_run_meta,
+)
 from generator.families.points_models import (
     Attempt,
     PointsContract,

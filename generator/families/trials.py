@@ -191,6 +191,9 @@ class TrialsFamily(Family):
         reveal, more = _reveal(bench, plan)
         return TrialsState(plan, reveal), problems + more
 
+    def run_section(self, section: Any) -> Any:
+        return RunSection(reveal=section.reveal)
+
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
@@ -279,12 +282,22 @@ class TrialsFamily(Family):
                     "a reveal applies only to unchanged frozen scores"
                 )
                 problems.append(Problem(f"{bench.label}/reveal/{REVEAL_FILE}", "$.scores_sha256", message))
-            names = tuple(RevealedName(provider=p, name=n) for p, n in sorted(reveal.providers.items()))
-            record = RevealRecord(
-                scores_version=reveal.scores_version, scores_sha256=reveal.scores_sha256, names=names
-            )
+            record = _reveal_record(reveal)
         section = TrialsSection(contract=contract, scores=scores, scores_sha256=digest, reveal=record)
         return section, _disclosures(contract, scores, digest, record), problems
+
+
+def _reveal_record(reveal: Reveal | None) -> RevealRecord | None:
+    if reveal is None:
+        return None
+    names = tuple(RevealedName(provider=p, name=n) for p, n in sorted(reveal.providers.items()))
+    return RevealRecord(scores_version=reveal.scores_version, scores_sha256=reveal.scores_sha256, names=names)
+
+
+class RunSection(Model):
+    """What a run page shows of the benchmark: the reveal, when this version has one."""
+
+    reveal: RevealRecord | None
 
 
 def _disclosures(
