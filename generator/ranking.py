@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field
-from scipy.stats import false_discovery_control, fisher_exact, norm, ttest_ind_from_stats
-from scipy.stats import t as student_t
 
 from generator.figures import Interval, Model, Rate
 
@@ -107,10 +105,14 @@ def rank_bands(intervals: Sequence[Interval | None]) -> list[tuple[int | None, i
 
 
 def _adjusted(raw: list[float]) -> list[float]:
+    from scipy.stats import false_discovery_control  # scipy.stats is imported late: see stats.py
+
     return [float(p) for p in false_discovery_control(raw, method="bh")] if raw else []
 
 
 def _z_sum() -> float:
+    from scipy.stats import norm
+
     return float(norm.ppf(1 - ALPHA / 2) + norm.ppf(POWER))
 
 
@@ -153,6 +155,8 @@ def rate_ranking(
         pooled = (a.numerator + b.numerator) / (a.denominator + b.denominator)
         spread = pooled * (1 - pooled) or 0.25
         detectable = _z_sum() * math.sqrt(spread * (1 / a.denominator + 1 / b.denominator))
+        from scipy.stats import fisher_exact
+
         pairs.append((a, b, float(fisher_exact(table).pvalue), detectable))
     method = exact_method(entries)
     test = RATE_TEST if tested else None
@@ -174,6 +178,8 @@ def mean_interval(mean: float | None, sd: float | None, n: int, confidence: floa
     if sd == 0:
         low = high = mean  # a constant sample: scipy would warn on a zero scale
     else:
+        from scipy.stats import t as student_t
+
         low, high = student_t.interval(confidence, n - 1, loc=mean, scale=sd / math.sqrt(n))
     return Interval(low=float(low), high=float(high), confidence=confidence, method=T_METHOD, n=n)
 
@@ -207,6 +213,8 @@ def mean_ranking(
             continue
         if a.denominator < 2 or b.denominator < 2 or (a.sd == 0 and b.sd == 0):
             continue
+        from scipy.stats import ttest_ind_from_stats
+
         result = ttest_ind_from_stats(
             a.estimate, a.sd, a.denominator, b.estimate, b.sd, b.denominator, equal_var=False
         )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from scipy.stats import binomtest
-
 from generator.figures import Interval, Rate
 
 CP_METHOD = "Clopper-Pearson exact (scipy.stats.binomtest), two-sided"
@@ -13,6 +11,8 @@ def exact_interval(successes: int, trials: int, confidence: float = 0.95) -> Int
     """Clopper–Pearson interval for successes/trials; None when there are no trials."""
     if trials <= 0:
         return None
+    from scipy.stats import binomtest  # here, not at the top: scipy.stats costs a second of start-up
+
     ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="exact")
     return Interval(low=float(ci.low), high=float(ci.high), confidence=confidence, method=CP_METHOD, n=trials)
 

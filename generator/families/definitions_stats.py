@@ -7,8 +7,6 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from scipy.stats import binom, binomtest, hypergeom
-
 from generator.families.definitions_models import Collapse, Floor
 from generator.stats import exact_interval
 
@@ -33,6 +31,8 @@ def derive_floor(floor: Floor) -> tuple[float | None, str | None]:
         pool, fav, draws = p["pool"], p["favourable"], p["draws"]
         if not (0 <= fav <= pool and draws >= 0 and pool > 0):
             return None, "needs 0 ≤ favourable ≤ pool, pool > 0, draws ≥ 0"
+        from scipy.stats import hypergeom  # scipy.stats is imported late: see generator/stats.py
+
         at_least_one = float(hypergeom.sf(0, pool, fav, min(draws, pool)))
         return (at_least_one if floor.kind.endswith("at-least-one") else 1 - at_least_one), None
     if floor.kind == "uniform-choice":
@@ -58,6 +58,8 @@ def tail_p(successes: int, n: int, bar: float | None) -> float | None:
         return None
     if successes == 0:
         return 1.0
+    from scipy.stats import binom
+
     return float(binom.sf(successes - 1, n, bar))
 
 
@@ -76,6 +78,8 @@ def above_floor(p: float | None, min_p: float | None) -> bool:
 def sign_test(wins: int, losses: int) -> float:
     """Exact two-sided sign test on the non-tied pairs; 1 when there are none."""
     n = wins + losses
+    from scipy.stats import binomtest
+
     return 1.0 if n == 0 else float(binomtest(wins, n, 0.5).pvalue)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any
@@ -176,17 +176,6 @@ class SubjectTally:
     ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
 
-    def add(self, attempt: AttemptResult) -> None:
-        self.counts[attempt.outcome] += 1
-        self.disagreements += attempt.disagrees
-        for dim in attempt.dimensions:
-            if dim.points is not None and dim.state != "unavailable":
-                self.sums[dim.key] += Fraction(dim.points)
-                self.ns[dim.key] += 1
-        if attempt.deterministic is not None:
-            self.sums["deterministic"] += Fraction(attempt.deterministic)
-            self.ns["deterministic"] += 1
-
     def merge(self, part: PointsPart) -> None:
         for outcome, n in part.counts.items():
             self.counts[outcome] += n
@@ -201,18 +190,33 @@ class SubjectTally:
         return Mean(value=float(self.sums[key] / n) if n else None, n=n)
 
 
+def exact_sum(values: list[float]) -> Fraction:
+    """The exact sum of floats: each is an integer over a power of two, so one common denominator
+    (the largest) sums them in integers, with no rounding and no Fraction per value."""
+    ratios = [v.as_integer_ratio() for v in values]
+    common = max((d for _, d in ratios), default=1)
+    return Fraction(sum(n * (common // d) for n, d in ratios), common)
+
+
 def run_part(subject: str, run_id: str, attempts: list[AttemptResult]) -> PointsPart:
-    run = SubjectTally()
+    """One run's outcome counts, exact dimension sums and producer disagreements."""
+    values: dict[str, list[float]] = defaultdict(list)
     for attempt in attempts:
-        run.add(attempt)
+        for dim in attempt.dimensions:
+            if dim.points is not None and dim.state != "unavailable":
+                values[dim.key].append(dim.points)
+        if attempt.deterministic is not None:
+            values["deterministic"].append(attempt.deterministic)
+    sums = {key: exact_sum(found) for key, found in values.items()}
     disagreements = tuple(
         Disagreement(run=run_id, item=a.attempt_id, producer=a.producer_outcome or "",
                      recomputed=a.outcome, anchor=f"attempt-{a.attempt_id}")
         for a in attempts if a.disagrees
     )  # fmt: skip
     return PointsPart(
-        subject=subject, counts=dict(run.counts), ns=dict(run.ns), disagreements=disagreements,
-        sums={k: f"{v.numerator}/{v.denominator}" for k, v in run.sums.items()},
+        subject=subject, counts=dict(Counter(a.outcome for a in attempts)), disagreements=disagreements,
+        sums={k: f"{v.numerator}/{v.denominator}" for k, v in sums.items()},
+        ns={key: len(found) for key, found in values.items()},
     )  # fmt: skip
 
 

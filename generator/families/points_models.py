@@ -217,11 +217,9 @@ FACT_FIELDS = (
 
 
 def _unique(checks: tuple[Check, ...] | None) -> tuple[Check, ...] | None:
-    if checks is not None:
+    if checks is not None and len({c.id for c in checks}) != len(checks):
         counts = Counter(c.id for c in checks)  # linear: a row may hold many checks
-        dupes = sorted(i for i, n in counts.items() if n > 1)
-        if dupes:
-            raise ValueError(f"duplicate check id(s) {dupes}")
+        raise ValueError(f"duplicate check id(s) {sorted(i for i, n in counts.items() if n > 1)}")
     return checks
 
 

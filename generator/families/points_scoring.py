@@ -7,6 +7,7 @@ are compared exactly; they become floats only when stored in the report.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
@@ -58,7 +59,15 @@ def scope_points(paths: Sequence[str] | None, allowlist: Sequence[str]) -> Point
     """max(0, 10 − 2.5 · paths outside the allowlist); None when the scope check did not run."""
     if paths is None:
         return None
-    return max(Fraction(0), 10 - Fraction(5, 2) * len(outside_paths(paths, allowlist)))
+    return Fraction(max(0, 20 - 5 * len(outside_paths(paths, allowlist))), 2)  # in halves
+
+
+_TEST_BEHAVIOR = {
+    "all": Fraction(5),
+    "passed after": Fraction(7, 2),
+    "changed": Fraction(3, 2),
+    "none": Fraction(0),
+}
 
 
 def test_behavior_points(attempt: Attempt) -> Points:
@@ -66,23 +75,21 @@ def test_behavior_points(attempt: Attempt) -> Points:
     if signals is None:
         return None
     if signals.relevant_tests_changed and signals.passed_before and signals.passed_after:
-        return Fraction(5)
+        return _TEST_BEHAVIOR["all"]
     if signals.passed_after:
-        return Fraction(7, 2)
+        return _TEST_BEHAVIOR["passed after"]
     if signals.relevant_tests_changed:
-        return Fraction(3, 2)
-    return Fraction(0)
+        return _TEST_BEHAVIOR["changed"]
+    return _TEST_BEHAVIOR["none"]
 
 
 def trajectory_points(attempt: Attempt) -> Points:
+    """1.5 if explored + 1 if recovered (or no error) + 2.5 if the termination is evidence-backed."""
     t = attempt.trajectory
     if t is None:
         return None
-    return (
-        Fraction(3, 2) * t.explored
-        + Fraction(1) * t.recovered_or_no_error
-        + Fraction(5, 2) * t.evidence_backed_termination
-    )
+    halves = 3 * t.explored + 2 * t.recovered_or_no_error + 5 * t.evidence_backed_termination
+    return Fraction(halves, 2)
 
 
 def blockers(attempt: Attempt, task: PointsTask | None = None) -> list[str]:
@@ -134,7 +141,30 @@ def _dim(key: str, points: Points, weight: int, state: DimensionState, detail: s
     return DimensionScore(key=key, points=value, max=weight, state=state, detail=detail)
 
 
-def _dimensions(attempt: Attempt, task: PointsTask, launch: Fraction) -> list[DimensionScore]:
+@dataclass(frozen=True)
+class _Points:
+    """Each dimension's points for one attempt, computed once (None: no qualifying denominator)."""
+
+    functional: Fraction
+    regression: Points
+    consistency: Points
+    scope: Points
+    tests: Points
+    trajectory: Points
+
+    @classmethod
+    def of(cls, attempt: Attempt, task: PointsTask) -> _Points:
+        return cls(
+            functional=functional_points(attempt.functional),
+            regression=ratio_points(15, attempt.regression),
+            consistency=ratio_points(15, attempt.cross_surface),
+            scope=scope_points(attempt.changed_paths, task.allowlist),
+            tests=test_behavior_points(attempt),
+            trajectory=trajectory_points(attempt),
+        )
+
+
+def _dimensions(attempt: Attempt, task: PointsTask, pts: _Points, launch: Fraction) -> list[DimensionScore]:
     f_state, f_detail = _ratio_detail(attempt.functional)
     f_state = "scored" if f_state == "inconclusive" else f_state
     r_state, r_detail = _ratio_detail(attempt.regression)
@@ -145,35 +175,36 @@ def _dimensions(attempt: Attempt, task: PointsTask, launch: Fraction) -> list[Di
     outside = outside_paths(paths or (), task.allowlist)
     s_state: DimensionState = "inconclusive" if paths is None else "scored"
     s_detail = "scope check not run" if paths is None else f"{len(outside)} path(s) outside allowlist"
-    tb, tj = test_behavior_points(attempt), trajectory_points(attempt)
+    tb, tj = pts.tests, pts.trajectory
     return [
-        _dim("functional", functional_points(attempt.functional), 45, f_state, f_detail),
-        _dim("regression", ratio_points(15, attempt.regression), 15, r_state, r_detail),
-        _dim("consistency", ratio_points(15, attempt.cross_surface), 15, c_state, c_detail),
-        _dim("scope", scope_points(paths, task.allowlist), 10, s_state, s_detail),
-        _dim("test_behavior", tb or Fraction(0), 5, "unavailable" if tb is None else "scored",
+        _dim("functional", pts.functional, 45, f_state, f_detail),
+        _dim("regression", pts.regression, 15, r_state, r_detail),
+        _dim("consistency", pts.consistency, 15, c_state, c_detail),
+        _dim("scope", pts.scope, 10, s_state, s_detail),
+        _dim("test_behavior", tb or _ZERO, 5, "unavailable" if tb is None else "scored",
              "0: test signals unavailable" if tb is None else "diagnostic"),
-        _dim("trajectory", tj or Fraction(0), 5, "unavailable" if tj is None else "scored",
+        _dim("trajectory", tj or _ZERO, 5, "unavailable" if tj is None else "scored",
              "0: trajectory data unavailable" if tj is None else "diagnostic"),
         _dim("launch", launch, 5, "scored", "launch readiness"),
     ]  # fmt: skip
 
 
+_ZERO, _LAUNCH = Fraction(0), Fraction(5)
+
+
 def _outcome(
-    attempt: Attempt, task: PointsTask, blocking: list[str]
+    attempt: Attempt, pts: _Points, blocking: list[str]
 ) -> tuple[Outcome, list[str], Points, Fraction]:
     """(outcome, reasons, deterministic points or None, launch points) for a valid attempt."""
     gaps = mandatory_gaps(attempt)
-    regression = ratio_points(15, attempt.regression)
-    consistency = ratio_points(15, attempt.cross_surface)
-    scope = scope_points(attempt.changed_paths, task.allowlist)
+    regression, consistency, scope = pts.regression, pts.consistency, pts.scope
     launch_ok = not gaps and not blocking and scope is not None and scope >= SCOPE_THRESHOLD
-    launch = Fraction(5) if launch_ok else Fraction(0)
+    launch = _LAUNCH if launch_ok else _ZERO
     missing = [n for n, v in (("regression", regression), ("consistency", consistency),
                               ("scope", scope)) if v is None]  # fmt: skip
     total: Points = None
     if regression is not None and consistency is not None and scope is not None:
-        total = functional_points(attempt.functional) + regression + consistency + scope + launch
+        total = pts.functional + regression + consistency + scope + launch
     if blocking:
         return "NotReady", [f"launch blocker: {b}" for b in blocking], total, launch
     if total is None or consistency is None or scope is None:
@@ -202,8 +233,9 @@ def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
         launch = Fraction(0)
         dims: list[DimensionScore] = []
     else:
-        outcome, reasons, total, launch = _outcome(attempt, task, blocking)
-        dims = _dimensions(attempt, task, launch)
+        pts = _Points.of(attempt, task)
+        outcome, reasons, total, launch = _outcome(attempt, pts, blocking)
+        dims = _dimensions(attempt, task, pts, launch)
     producer = attempt.producer_outcome
     return AttemptResult(
         attempt_id=attempt.attempt_id,
