@@ -106,11 +106,13 @@ def read_sealed_folder(path: Path) -> tuple[SealedFolder | None, list[Problem]]:
     return SealedFolder(path, data, entries), []
 
 
-def walk_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """Every entry below ``root`` as (relative POSIX path, lstat), sorted, never following links."""
+def walk_files(root: Path, skip: set[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry below ``root`` as (relative POSIX path, lstat), sorted, never following links,
+    never entering the folders in ``skip`` (relative paths: nested sealed folders)."""
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames.sort()
         base = Path(dirpath)
+        here = "" if base == root else base.relative_to(root).as_posix() + "/"
+        dirnames[:] = sorted(d for d in dirnames if not skip or here + d not in skip)
         for name in sorted(filenames + [d for d in dirnames if (base / d).is_symlink()]):
             full = base / name
             yield full.relative_to(root).as_posix(), full.lstat()
@@ -133,9 +135,7 @@ def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
     problems: list[Problem] = []
     seal = folder.path / SEAL_NAME
     present: set[str] = set()
-    for rel, info in walk_files(folder.path):
-        if any(rel == n or rel.startswith(n + "/") for n in nested):
-            continue
+    for rel, info in walk_files(folder.path, nested):
         full = folder.path / rel
         if stat.S_ISLNK(info.st_mode):
             problems.append(_refuse(full, "", "is a symbolic link: sealed inputs must be regular files"))
@@ -146,7 +146,8 @@ def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
             if rel not in folder.entries:
                 problems.append(_refuse(full, "", f"is not listed in {seal}"))
     for rel in sorted(folder.entries):
-        inside = next((n for n in nested if rel.startswith(n + "/")), None)
+        parts = rel.split("/")
+        inside = next((p for p in ("/".join(parts[:i]) for i in range(1, len(parts))) if p in nested), None)
         if inside is not None:
             problems.append(_refuse(seal, rel, f"lists a file inside {inside}/, which has its own seal"))
         elif rel not in present and not (folder.path / rel).is_symlink():
@@ -205,10 +206,7 @@ def write_seal(path: Path) -> Path:
         raise InputRefused(f"{seal}: a seal already exists; benchsite never changes an existing seal")
     lines: list[tuple[bytes, str]] = []
     bad: list[str] = []
-    nested = nested_seals(path)
-    for rel, info in walk_files(path):
-        if any(rel.startswith(n + "/") for n in nested):
-            continue
+    for rel, info in walk_files(path, set(nested_seals(path))):
         if not _utf8(rel):
             bad.append(f"{path / rel}: cannot be sealed: the file name is not valid UTF-8")
             continue

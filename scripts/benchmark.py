@@ -132,7 +132,7 @@ def median_of(
     return statistics.median(s for s, _ in results), max(rss) if rss else None
 
 
-def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> list[Figure]:
+def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> tuple[list[Figure], int]:
     """Every figure, ``repeat`` times each. Cold builds start with an empty run cache of their own;
     the warm figures use the cache the first cold build left (seals unchanged since)."""
     files = input_files(corpus)
@@ -148,6 +148,8 @@ def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> list[F
                          "--cache", str(scratch / f"cache-{i}"))  # fmt: skip
 
     figures.append(Figure("benchsite build, cold (empty run cache)", *median_of(repeat, cold)))
+    # every page of every version the cold build published (a reveal also publishes the blind one)
+    cold_pages = sum(1 for _ in (scratch / "cold-0").rglob("*.html"))
     warm = ["--cache", str(scratch / "cache-0")]
     verify_cold = median_of(repeat, lambda _: benchsite("verify", *runs, "--no-cache"))
     figures.append(Figure("benchsite verify --no-cache (parses every run)", *verify_cold))
@@ -166,7 +168,7 @@ def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> list[F
         return benchsite("build", "--quiet", *runs, "--out", str(site), *warm)
 
     figures.append(Figure("benchsite build, one run changed (warm cache)", *median_of(repeat, changed)))
-    return figures
+    return figures, cold_pages
 
 
 def pages(site: Path) -> tuple[int, int, str]:
@@ -288,12 +290,11 @@ def main(argv: list[str] | None = None) -> int:
             make_corpus.make(corpus, runs, rows, args.seed)
         else:
             shutil.copytree(args.corpus, corpus)
-        figures = measure(corpus, args.repeat, scratch, jobs)
+        figures, cold_pages = measure(corpus, args.repeat, scratch, jobs)
         print(report(corpus, figures, scratch / "cold-0", args.repeat, args.jobs), flush=True)
         if args.peers:
             cold = next(f for f in figures if f.name.startswith("benchsite build, cold"))
-            built = sum(1 for _ in (scratch / "cold-0").glob("sha-*/**/*.html"))
-            print("\n".join(peers(corpus, scratch, args.repeat, cold, built)))
+            print("\n".join(peers(corpus, scratch, args.repeat, cold, cold_pages)))
     return 0
 
 
