@@ -17,7 +17,7 @@ from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
 from generator.render import render_site
 from generator.report import BuildRecord, SiteReport
-from generator.score import Scored, ScoreOptions, score_inputs
+from generator.score import Details, Scored, ScoreOptions, score_inputs
 from generator.write import Published, SiteWriter, Staging, check_output, replace_export
 
 
@@ -195,6 +195,7 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     check_version(config.site_version)
     check_output(config.out, config.runs)
     clock = [time.monotonic()]
+    Details.sweep_stale()  # a killed build's spool goes even when this build turns out a no-op
     unchanged = _unchanged(config, clock)
     if unchanged is not None:
         return unchanged
