@@ -129,6 +129,15 @@ class RunCache:
     def _file(self, kind: str, key: str, name: str) -> Path:
         return self._entry(kind, key).with_name(f"{key}.{name}")
 
+    def _raw(self, kind: str, key: str) -> bytes | None:
+        """An entry's bytes; None without a cache or without that entry (a miss, nothing to discard)."""
+        if self.folder is None:
+            return None
+        try:
+            return self._entry(kind, key).read_bytes()
+        except OSError:
+            return None
+
     def load(
         self,
         key: str,
@@ -139,11 +148,8 @@ class RunCache:
     ) -> RunHit | None:
         """The run entry under ``key``, validated whole; None (and the entry deleted) if anything is
         off. ``rows=False`` (``verify``: summary and share only) leaves the rows file unread."""
-        if self.folder is None:
-            return None
-        try:
-            raw = self._entry("runs", key).read_bytes()
-        except OSError:
+        raw = self._raw("runs", key)
+        if raw is None:
             return None
         try:
             entry = RunEntry.model_validate_json(raw)
@@ -162,11 +168,8 @@ class RunCache:
 
     def load_pages(self, key: str) -> Pages | None:
         """The pages entry under ``key`` with every page checked; None (and deleted) if anything is off."""
-        if self.folder is None:
-            return None
-        try:
-            raw = self._entry("pages", key).read_bytes()
-        except OSError:
+        raw = self._raw("pages", key)
+        if raw is None:
             return None
         try:
             entry = PagesEntry.model_validate_json(raw)

@@ -127,8 +127,8 @@ class ScoreOptions:
     jobs: int = 1
     outputs: bool = True
     """Spool rows and render run pages (False: ``verify``, which only checks and scores)."""
-    counts: Counter[bool | str] = field(default_factory=Counter, compare=False)
-    """Runs reused (True) and scored (False) so far, and runs whose pages were rendered ("rendered")."""
+    counts: Counter[str] = field(default_factory=Counter, compare=False)
+    """Runs "reused" from the cache and "scored" so far, and runs whose pages were "rendered"."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -265,7 +265,7 @@ def score_benchmark(
         problems += family.fold(bench, state, outcome.run_id, outcome.part)
         results.append(outcome.summary)
         keys.append((outcome.run_id, outcome.key))
-        options.counts[outcome.reused] += 1
+        options.counts["reused" if outcome.reused else "scored"] += 1
     if problems:
         return None, problems
     section, disclosures, problems = family.finish(bench, state, results)
@@ -322,5 +322,5 @@ def score_inputs(
         generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",
         inputs_digest=digest, benchmarks=tuple(benchmarks),
     )  # fmt: skip
-    return Scored(report=site, folders=len(digests), details=details, reused=options.counts[True],
-                  scored=options.counts[False], rendered=options.counts["rendered"])  # fmt: skip
+    return Scored(report=site, folders=len(digests), details=details, reused=options.counts["reused"],
+                  scored=options.counts["scored"], rendered=options.counts["rendered"])  # fmt: skip
