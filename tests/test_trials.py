@@ -267,9 +267,15 @@ def test_a_failed_result_keeps_its_own_failure_code_and_a_success_has_none() -> 
         (["native_permission"], []),
         (["publish", "publish"], ["publish"]),
         (["publish", "setup", "publish", "publish"], ["publish", "publish"]),
-        (["setup", "setup"], ["setup"]),
-        (["initial_submit", "initial_submit"], ["initial_submit"]),
-        (["native_permission", "native_permission"], ["native_permission"]),
+        (["setup", "setup"], []),  # setup is free any number of times (seed 001 ruling)
+        (["setup", "setup", "setup", "native_permission", "native_permission"], []),
+        (["initial_submit", "initial_submit"], ["initial_submit"]),  # a second submit is a follow-up
+        (
+            ["initial_submit", "setup", "initial_submit", "initial_submit"],
+            ["initial_submit", "initial_submit"],
+        ),
+        (["native_permission", "native_permission"], []),
+        ([*FREE, *FREE], ["initial_submit", "publish"]),
         (["followup"], ["followup"]),
         (["edit"], ["edit"]),
         (["retry"], ["retry"]),
@@ -283,7 +289,7 @@ def test_a_failed_result_keeps_its_own_failure_code_and_a_success_has_none() -> 
     ],
     ids=lambda value: "-".join(value) or "none",
 )
-def test_allowlisted_actions_are_free_once_and_everything_else_counts(
+def test_allowlisted_actions_are_free_as_ruled_and_everything_else_counts(
     interventions: list[str], counted: list[str]
 ) -> None:
     result = make_result(interventions=kinds(*interventions))
@@ -605,7 +611,8 @@ def test_corpus_success_counts_match_an_independent_reading_of_the_rule(built: P
                 for c in required[(trial["prompt_corpus_version"], trial["prompt_id"])]
             )
             and set(kinds_seen) <= set(FREE)
-            and len(kinds_seen) == len(set(kinds_seen))
+            and kinds_seen.count("initial_submit") <= 1
+            and kinds_seen.count("publish") <= 1
         ):
             successes[trial["provider"]] += 1
     scores = site_section(built, REVEALED)["section"]["scores"]

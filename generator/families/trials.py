@@ -44,11 +44,11 @@ INTERPRETATIONS = (
         "published figure never rounds up (1/3 → 3333, 2/3 → 6666); none when the denominator is 0.",
     ),
     Interpretation(
-        id="trials-allowlist-once",
+        id="trials-allowlist",
         text="only the allowlisted setup, initial submit, native permission and single publish actions",
-        reading="Each allowlisted kind (setup, initial_submit, native_permission, publish) is free once; "
-        "a second occurrence of any of them — a publish counted twice included — is a counted "
-        "intervention. Any other kind, known or unknown, counts.",
+        reading="setup and native_permission are free any number of times; the first initial_submit is "
+        "free and a second counts (it is a follow-up); the first publish is free and a second counts "
+        "(the rubric allows a single publish). Any other kind, known or unknown, counts.",
     ),
     Interpretation(
         id="trials-required-checks",

@@ -15,19 +15,24 @@ from generator.families.trials_models import PlannedTrial, TrialResult
 from generator.families.trials_report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
 from generator.stats import rate
 
-FREE_ONCE = ("setup", "initial_submit", "native_permission", "publish")
+FREE: dict[str, int | None] = {"setup": None, "native_permission": None, "initial_submit": 1, "publish": 1}
+"""Allowlisted intervention kinds and how many occurrences are free (None: any number). The seed's
+ruling: setup and native-permission actions are free any number of times; the first submit is free
+and a second is a follow-up that counts; the first publish is free and a second counts."""
 MISSING_RESULT = "missing_result"
 NO_CODE = "(no failure code recorded)"
 
 
 def counted_interventions(result: TrialResult) -> list[str]:
-    """Interventions that count: anything not allowlisted, and any allowlisted action beyond its first."""
+    """Interventions that count: any kind not allowlisted, and an allowlisted kind beyond its free count."""
     seen: Counter[str] = Counter()
     counted = []
     for intervention in result.interventions:
-        seen[intervention.kind] += 1
-        if intervention.kind not in FREE_ONCE or seen[intervention.kind] > 1:
-            counted.append(intervention.kind)
+        kind = intervention.kind
+        seen[kind] += 1
+        free = FREE.get(kind, 0)
+        if free is not None and seen[kind] > free:
+            counted.append(kind)
     return counted
 
 
