@@ -11,7 +11,7 @@ import click
 from generator import __version__
 from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
 from generator.cache import RunCache, default_folder
-from generator.compare import compare, read_store_run, run_compare, summary_text
+from generator.compare import run_compare, summary_text
 from generator.errors import Incomparable
 from generator.jsonio import canonical_json
 from generator.progress import Progress
@@ -205,18 +205,15 @@ def seal_cmd(folder: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) -> None:
     """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
-    try:
-        result = run_compare(baseline, candidate, strict)
-    except Incomparable as exc:
-        if as_json:
-            result = compare(read_store_run(baseline), read_store_run(candidate), strict)
-            click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
-            raise SystemExit(exc.exit_code) from None
-        raise
+    result = run_compare(baseline, candidate, strict)
     if as_json:
         click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
-    else:
-        click.echo(summary_text(result))
+        if not result.comparable:
+            raise SystemExit(Incomparable.exit_code)
+        return
+    if not result.comparable:
+        raise Incomparable(summary_text(result))
+    click.echo(summary_text(result))
 
 
 @main.command("schema")

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from pydantic import Field
 
-from generator.errors import EXIT_USAGE, BenchsiteError, Incomparable, Problem, ProblemReport
+from generator.errors import EXIT_USAGE, BenchsiteError, Problem, ProblemReport
 from generator.families.definitions_models import Scenario
-from generator.families.definitions_store import frozen_manifest, row_result
+from generator.families.definitions_report import RowState
+from generator.families.definitions_store import axis, frozen_manifest, row_result
 from generator.figures import Model
 from generator.inputs import verify_folder
 from generator.jsonio import load_json_bytes, validate_model
@@ -27,12 +28,19 @@ class UnusablePath(BenchsiteError):
 
 
 class RowDelta(Model):
+    """One shared row, as ``agenteval compare`` pairs it: every row's ``score`` and ``passed``, with
+    the measurement state of each side beside them (a side not measured is said, not hidden)."""
+
     id: str
-    baseline: float | None
-    candidate: float | None
-    delta: float | None = Field(description="candidate − baseline, when both rows were measured.")
+    baseline: float | None = Field(description="The baseline row's score (None when it records none).")
+    candidate: float | None = Field(description="The candidate row's score (None when it records none).")
+    delta: float | None = Field(description="candidate − baseline score, when both rows record one.")
+    baseline_passed: bool
+    candidate_passed: bool
     recovered: bool = Field(description="Failed in the baseline, passes in the candidate.")
     regressed: bool = Field(description="Passed in the baseline, fails in the candidate.")
+    baseline_state: RowState
+    candidate_state: RowState
     usable_floor: bool
     self_judged: bool
 
@@ -43,10 +51,11 @@ class Comparison(Model):
     sealed: tuple[bool, bool]
     comparable: bool
     reasons: tuple[str, ...]
-    rows: tuple[RowDelta, ...]
-    mean_delta: float | None
+    rows: tuple[RowDelta, ...] = Field(description="Empty when the runs are incomparable.")
+    mean_delta: float | None = Field(description="Mean of the rows' deltas.")
     recovered: tuple[str, ...]
     regressed: tuple[str, ...]
+    not_measured: tuple[str, ...] = Field(description="Rows not measured on at least one side.")
     without_usable_floor: tuple[str, ...]
     self_judged: tuple[str, ...]
 
@@ -91,60 +100,77 @@ def read_store_run(path: Path) -> StoreRun:
 
 
 def _axes(row_id: str, a: Scenario, b: Scenario, strict: bool) -> list[str]:
-    """Every comparability axis on which two rows disagree (or are recorded on one side only)."""
+    """Every comparability axis on which two rows disagree (or are recorded on one side only). The
+    four text axes compare case-insensitively, a blank value being not recorded; an axis recorded on
+    neither side blocks only under ``strict``."""
     ca, cb = a.comparability, b.comparability
     if ca is None or cb is None:
         return [f"{row_id}: no comparability facts on the {'baseline' if ca is None else 'candidate'} side"]
     ja, jb = ca.judge, cb.judge
-    axes: list[tuple[str, object, object, bool]] = [
-        ("evalKey", ca.evalKey, cb.evalKey, False),
-        ("evalVersion", ca.evalVersion.casefold(), cb.evalVersion.casefold(), False),
-        ("effectiveBar", ca.effectiveBar, cb.effectiveBar, True),
-        ("judge", ja is not None, jb is not None, False),
-        ("stimulus", a.stimulusHash or None, b.stimulusHash or None, True),
+    axes: list[tuple[str, object, object, object, object]] = [
+        ("evalKey", axis(ca.evalKey), axis(cb.evalKey), ca.evalKey, cb.evalKey),
+        ("evalVersion", axis(ca.evalVersion), axis(cb.evalVersion), ca.evalVersion, cb.evalVersion),
+        ("effectiveBar", ca.effectiveBar, cb.effectiveBar, ca.effectiveBar, cb.effectiveBar),
+        ("judge", ja is not None, jb is not None, ja is not None, jb is not None),
+        ("stimulus", a.stimulusHash or None, b.stimulusHash or None, a.stimulusHash, b.stimulusHash),
     ]
     if ja is not None and jb is not None:
-        axes.append(("judge.modelId", ja.modelId, jb.modelId, False))
-        digest_a = ja.rubricDigest.casefold() if ja.rubricDigest else None
-        digest_b = jb.rubricDigest.casefold() if jb.rubricDigest else None
-        axes.append(("judge.rubricDigest", digest_a, digest_b, True))
+        axes.append(("judge.modelId", axis(ja.modelId), axis(jb.modelId), ja.modelId, jb.modelId))
+        axes.append(
+            (
+                "judge.rubricDigest",
+                axis(ja.rubricDigest),
+                axis(jb.rubricDigest),
+                ja.rubricDigest,
+                jb.rubricDigest,
+            )
+        )
     reasons = []
-    for name, left, right, optional in axes:
-        if optional and left is None and right is None:
+    for name, left, right, shown_left, shown_right in axes:
+        if left is None and right is None:
             if strict:
                 reasons.append(f"{row_id}: {name} recorded on neither side (--strict)")
         elif left is None or right is None:
             reasons.append(f"{row_id}: {name} recorded on one side only")
         elif left != right:
-            reasons.append(f"{row_id}: {name} differs ({left} ≠ {right})")
+            reasons.append(f"{row_id}: {name} differs ({shown_left} ≠ {shown_right})")
     return reasons
 
 
+def _delta(row_id: str, a: Scenario, b: Scenario, baseline: StoreRun, candidate: StoreRun) -> RowDelta:
+    ra = row_result(a, "", "", baseline.model)
+    rb = row_result(b, "", "", candidate.model)
+    floor = b.comparability.chanceFloor if b.comparability else None
+    return RowDelta(
+        id=row_id,
+        baseline=a.score,
+        candidate=b.score,
+        delta=None if a.score is None or b.score is None else b.score - a.score,
+        baseline_passed=a.passed,
+        candidate_passed=b.passed,
+        recovered=not a.passed and b.passed,
+        regressed=a.passed and not b.passed,
+        baseline_state=ra.state,
+        candidate_state=rb.state,
+        usable_floor=floor is not None and floor.state == "derived" and floor.bar is not None,
+        self_judged=ra.self_judged or rb.self_judged,
+    )
+
+
 def compare(baseline: StoreRun, candidate: StoreRun, strict: bool = False) -> Comparison:
+    """Pair two runs row by row; an incomparable pair carries its reasons and no deltas."""
     shared = sorted(set(baseline.rows) & set(candidate.rows))
     reasons = [] if shared else ["no shared row"]
     reasons += [f"{r}: only in the baseline" for r in sorted(set(baseline.rows) - set(candidate.rows))]
     reasons += [f"{r}: only in the candidate" for r in sorted(set(candidate.rows) - set(baseline.rows))]
-    deltas = []
     for row_id in shared:
-        a, b = baseline.rows[row_id], candidate.rows[row_id]
-        reasons += _axes(row_id, a, b, strict)
-        ra = row_result(a, "", "", baseline.model)
-        rb = row_result(b, "", "", candidate.model)
-        floor = b.comparability.chanceFloor if b.comparability else None
-        deltas.append(
-            RowDelta(
-                id=row_id,
-                baseline=ra.value,
-                candidate=rb.value,
-                delta=None if ra.value is None or rb.value is None else rb.value - ra.value,
-                recovered=ra.outcome == "fail" and rb.outcome == "pass",
-                regressed=ra.outcome == "pass" and rb.outcome == "fail",
-                usable_floor=floor is not None and floor.state == "derived" and floor.bar is not None,
-                self_judged=ra.self_judged or rb.self_judged,
-            )
-        )
-    measured = [d.delta for d in deltas if d.delta is not None]
+        reasons += _axes(row_id, baseline.rows[row_id], candidate.rows[row_id], strict)
+    deltas = (
+        []
+        if reasons
+        else [_delta(r, baseline.rows[r], candidate.rows[r], baseline, candidate) for r in shared]
+    )
+    scored = [d.delta for d in deltas if d.delta is not None]
     return Comparison(
         baseline=str(baseline.path),
         candidate=str(candidate.path),
@@ -152,9 +178,10 @@ def compare(baseline: StoreRun, candidate: StoreRun, strict: bool = False) -> Co
         comparable=not reasons,
         reasons=tuple(reasons),
         rows=tuple(deltas),
-        mean_delta=statistics.fmean(measured) if measured else None,
+        mean_delta=statistics.fmean(scored) if scored else None,
         recovered=tuple(d.id for d in deltas if d.recovered),
         regressed=tuple(d.id for d in deltas if d.regressed),
+        not_measured=tuple(d.id for d in deltas if "notMeasured" in (d.baseline_state, d.candidate_state)),
         without_usable_floor=tuple(d.id for d in deltas if not d.usable_floor),
         self_judged=tuple(d.id for d in deltas if d.self_judged),
     )
@@ -172,6 +199,8 @@ def summary_text(result: Comparison) -> str:
         f"comparable: {len(result.rows)} row(s) paired; mean delta {mean}",
         f"recovered ({len(result.recovered)}): {', '.join(result.recovered) or 'none'}",
         f"regressed ({len(result.regressed)}): {', '.join(result.regressed) or 'none'}",
+        f"rows not measured on a side (their score and passed still compared, as agenteval compare "
+        f"does): {', '.join(result.not_measured) or 'none'}",
         f"rows without a usable floor: {len(result.without_usable_floor)}",
         f"rows judged by their own subject's model: {len(result.self_judged)}",
         "floors and self-judging are reported, not gating",
@@ -180,7 +209,5 @@ def summary_text(result: Comparison) -> str:
 
 
 def run_compare(baseline: Path, candidate: Path, strict: bool) -> Comparison:
-    result = compare(read_store_run(baseline), read_store_run(candidate), strict)
-    if not result.comparable:
-        raise Incomparable(summary_text(result))
-    return result
+    """Read both runs and pair them; the caller decides how to print an incomparable result."""
+    return compare(read_store_run(baseline), read_store_run(candidate), strict)

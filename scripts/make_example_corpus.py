@@ -586,6 +586,37 @@ def store_json(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=True).replace("+", "\\u002B") + "\n").encode()
 
 
+ARMS = (
+    ("baseline", "recsys-agent", 1, 3),
+    ("candidate", "recsys-agent-v2", 2, 3),
+    ("candidate-offline", "recsys-agent-v3", 3, 1),  # a finished run that measured nothing: PENDING
+)
+UNMEASURED_REPS = {
+    # (arm, rep, case, check) → (label, measurement): cells whose reps are only partly measured
+    ("candidate", 2, "c04", "finds-sku"): ("error", "notMeasured"),
+    ("candidate", 1, "c12", "policy-match"): ("skipped", "notMeasured"),
+    ("candidate", 3, "c12", "policy-match"): ("inapplicable", "notApplicable"),
+    ("baseline", 3, "c15", "cites-source"): ("inapplicable", "notApplicable"),
+}
+
+
+def unmeasured(row: dict[str, Any], label: str, measurement: str) -> None:
+    """Turn a generated row into one its eval did not measure (or found not applicable)."""
+    tree = json.loads(row["output"])
+    tree["score"].update(label=label, measurement=measurement, passed=False, value=0.0)
+    row.update(output=json.dumps(tree), passed=False, score=0.0)
+
+
+def mixed_case(row: dict[str, Any]) -> None:
+    """The candidate's producer spells the text axes in another case: AgentEval compares them
+    case-insensitively, so its rows still pool with the baseline's."""
+    facts = row["comparability"]
+    facts["evalKey"] = facts["evalKey"].replace("recsys-grounding", "RecSys-Grounding")
+    if "judge" in facts:
+        facts["judge"]["modelId"] = "Judge-Large-2"
+        facts["judge"]["rubricDigest"] = facts["judge"]["rubricDigest"].upper().replace("SHA256:", "sha256:")
+
+
 def definition_corpus(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, str, int, str]]]:
     from generator.families.definitions_models import Floor
     from generator.families.definitions_stats import derive_floor
@@ -596,8 +627,8 @@ def definition_corpus(rng: random.Random) -> tuple[dict[str, Any], list[tuple[st
         floor["bar"] = derive_floor(Floor.model_validate({**floor, "bar": None}))[0]
         checks.append({**c, "floor": floor})
     runs = []
-    for arm, subject, day in (("baseline", "recsys-agent", 1), ("candidate", "recsys-agent-v2", 2)):
-        for rep in (1, 2, 3):
+    for arm, subject, day, reps in ARMS:
+        for rep in range(1, reps + 1):
             run_id = f"2026-10-0{day}_10-00-0{rep}_{hashlib.sha256(f'{arm}{rep}'.encode()).hexdigest()[:8]}"
             runs.append((arm, subject, rep, run_id))
     definition = {
@@ -606,9 +637,7 @@ def definition_corpus(rng: random.Random) -> tuple[dict[str, Any], list[tuple[st
         "version": "1.2.0",
         "cases": [{"id": f"c{i:02d}", "title": f"Shopper question {i}"} for i in range(1, 21)],
         "checks": checks,
-        "arms": [
-            {"id": arm, "runs": [r for a, _, _, r in runs if a == arm]} for arm in ("baseline", "candidate")
-        ],
+        "arms": [{"id": arm, "runs": [r for a, _, _, r in runs if a == arm]} for arm, _, _, _ in ARMS],
         "reference_arm": "baseline",
         "pass_at": 1.0,
         "paired_collapse": "majority",
@@ -659,8 +688,7 @@ def store_row(
             "derivation": floor["derivation"],
         },
     }
-    if floor["bar"] is not None:
-        comparability["effectiveBar"] = floor["bar"]
+    comparability["effectiveBar"] = 1.0  # the eval's own pass bar (score.threshold), not the floor
     if judged:
         comparability["judge"] = {
             "modelId": "judge-large-2",
@@ -717,14 +745,16 @@ def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
             "schema_version": 1,
             "family": "definitions",
             "title": "Recommendation grounding (AgentEval definition)",
-            "description": "Twenty shopper questions × four atomic checks, two arms × three reps, read in the "
+            "description": "Twenty shopper questions × four atomic checks; a baseline and a candidate arm × three reps, "
+            "and one candidate run that measured nothing (PENDING), read in the "
             "AgentEval store-v1 layout. Example corpus.",
             "rubric": {"file": "adr-032.txt", "sha256": hashlib.sha256(rubric).hexdigest()},
             "definition": "definition.json",
             "corrections": "corrections.json",
         },
     )
-    skill = {"baseline": 0.55, "candidate": 0.75}
+    skill = {"baseline": 0.55, "candidate": 0.75, "candidate-offline": 0.75}
+    day = {arm: d for arm, _, d, _ in ARMS}
     for index, (arm, subject, rep, run_id) in enumerate(runs):
         folder = bench / ".agenteval" / "subjects" / "agents" / subject / "runs" / run_id
         (folder / "scenarios").mkdir(parents=True)
@@ -733,6 +763,14 @@ def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
             for case in definition["cases"]
             for check in definition["checks"]
         ]
+        for row in rows:
+            case, check_key = row["id"].split("\u00b7")
+            if arm == "candidate-offline":
+                unmeasured(row, "skipped", "notMeasured")  # the service was down: nothing measured
+            elif (arm, rep, case, check_key) in UNMEASURED_REPS:
+                unmeasured(row, *UNMEASURED_REPS[arm, rep, case, check_key])
+            if arm == "candidate":
+                mixed_case(row)
         results = [
             row_result(
                 Scenario.model_validate(r), r["id"].split("\u00b7")[0], r["id"].split("\u00b7")[1], None
@@ -761,7 +799,7 @@ def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
                     "subject": {"kind": "agent", "name": subject, "modelId": f"{subject}-model"},
                     "run": {
                         "runId": run_id,
-                        "timestamp": f"2026-10-0{1 + (arm == 'candidate')}T10:00:0{rep}+00:00",
+                        "timestamp": f"2026-10-0{day[arm]}T10:00:0{rep}+00:00",
                         "duration": "00:03:12.5000000",
                         "scenarioCount": len(rows),
                         "verdict": produced,

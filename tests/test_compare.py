@@ -64,8 +64,14 @@ RULES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "evalVersion": (lambda d: d["comparability"].update(evalVersion="2.0.0"), "evalVersion differs"),
     "effectiveBar": (
         lambda d: d["comparability"].update(effectiveBar=0.5),
+        "effectiveBar differs (1.0 ≠ 0.5)",
+    ),
+    "effectiveBar-one-side": (
+        lambda d: d["comparability"].pop("effectiveBar"),
         "effectiveBar recorded on one side only",
     ),
+    "evalKey-blank": (lambda d: d["comparability"].update(evalKey="  "), "evalKey recorded on one side only"),
+    "judge-model-blank": (lambda d: judge(d).update(modelId=""), "judge.modelId recorded on one side only"),
     "judge-presence": (lambda d: d["comparability"].pop("judge"), "judge differs"),
     "judge-model": (lambda d: judge(d).update(modelId="judge-small-1"), "judge.modelId differs"),
     "judge-rubric": (
@@ -169,3 +175,63 @@ def test_an_unusable_score_value_is_invalid_content(tmp_path: Path, value: str) 
     result = run_cli("compare", BASELINE, candidate)
     assert result.exit_code == 4, result.output
     assert "Traceback" not in result.output and "$.output" in result.output
+
+
+def test_deltas_use_every_rows_score_and_passed_and_say_when_a_side_was_not_measured(tmp_path: Path) -> None:
+    """As agenteval compare does: a row not measured on one side still has its score and passed
+    compared; the row says which side was not measured."""
+    baseline, candidate = copy(BASELINE, tmp_path, "baseline"), copy(BASELINE, tmp_path, "candidate")
+    row = "c02\u00b7cites-source"
+
+    def measured_pass(d: dict[str, Any]) -> None:
+        tree = json.loads(d["output"])
+        tree["score"].update(value=1.0, label="pass", passed=True)
+        tree["score"].pop("measurement", None)
+        d.update(output=json.dumps(tree), passed=True, score=1.0)
+
+    def skipped(d: dict[str, Any]) -> None:
+        tree = json.loads(d["output"])
+        tree["score"].update(value=0.25, label="skipped", passed=False, measurement="notMeasured")
+        d.update(output=json.dumps(tree), passed=False, score=0.25)
+
+    edit(baseline, measured_pass, f"scenarios/{row}.json")
+    edit(candidate, measured_pass, f"scenarios/{row}.json")
+    edit(candidate, skipped, f"scenarios/{row}.json")
+    result = run_cli("compare", "--json", baseline, candidate)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    (mine,) = [r for r in data["rows"] if r["id"] == row]
+    assert (mine["baseline"], mine["candidate"], mine["delta"]) == (1.0, 0.25, -0.75)
+    assert (mine["baseline_passed"], mine["candidate_passed"], mine["regressed"]) == (True, False, True)
+    assert (mine["baseline_state"], mine["candidate_state"]) == ("measured", "notMeasured")
+    already = {r["id"] for r in data["rows"] if r["baseline_state"] == "notMeasured"}  # both sides
+    assert set(data["not_measured"]) == {row} | already and row in data["regressed"]
+    # every other row is identical on both sides: the mean delta is −0.75 over 80 rows
+    assert data["mean_delta"] == pytest.approx(-0.75 / 80)
+    text = run_cli("compare", baseline, candidate).output
+    assert "rows not measured on a side (their score and passed still compared" in text and row in text
+
+
+def test_an_incomparable_json_carries_reasons_and_no_deltas(tmp_path: Path) -> None:
+    candidate = copy(BASELINE, tmp_path, "candidate")
+    edit(candidate, RULES["evalKey"][0])
+    data = json.loads(run_cli("compare", "--json", BASELINE, candidate).output)
+    assert data["comparable"] is False and data["reasons"]
+    assert (data["rows"], data["recovered"], data["regressed"], data["mean_delta"]) == ([], [], [], None)
+
+
+def test_a_pending_run_is_compared_not_refused() -> None:
+    offline = next((STORE / "recsys-agent-v3" / "runs").iterdir())
+    result = run_cli("compare", "--json", BASELINE, offline)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert len(data["not_measured"]) == 80 and all(
+        r["candidate_state"] == "notMeasured" for r in data["rows"]
+    )
+
+
+def test_judge_axes_compare_case_insensitively() -> None:
+    """The example candidate spells evalKey, judge.modelId and judge.rubricDigest in another case."""
+    facts = json.loads((CANDIDATE / FILE).read_text(encoding="utf-8"))["comparability"]
+    assert facts["judge"]["modelId"] == "Judge-Large-2" and facts["evalKey"].startswith("RecSys-")
+    assert run_cli("compare", BASELINE, CANDIDATE).exit_code == 0

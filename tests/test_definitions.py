@@ -32,6 +32,7 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from scipy.stats import beta, binomtest
 
+from generator.families.definitions_aggregate import cell as collapsed_cell
 from generator.families.definitions_aggregate import census, floor_tests, paired, values
 from generator.families.definitions_models import Definition, Floor, Scenario
 from generator.families.definitions_stats import (
@@ -480,8 +481,9 @@ def test_void_cell_has_no_test_no_interval_and_counts() -> None:
     alt = [t for t in floor_tests(reps, definition, {"chk": 0.25}) if t.arm == "alt"]
     assert all(t.cases == 0 and t.p_value is None and t.interval is None and not t.above_floor for t in alt)
     cells = {c.arm: c for c in census(reps, definition)}
-    assert (cells["alt"].measured, cells["alt"].not_applicable, cells["alt"].not_measured) == (0, 3, 9)
-    assert (cells["ref"].measured, cells["ref"].not_applicable, cells["ref"].not_measured) == (9, 3, 0)
+    # counted over collapsed cases, not cases × reps: c0–c2 not measured, c3 not applicable
+    assert (cells["alt"].measured, cells["alt"].not_applicable, cells["alt"].not_measured) == (0, 1, 3)
+    assert (cells["ref"].measured, cells["ref"].not_applicable, cells["ref"].not_measured) == (3, 1, 0)
     assert cells["alt"].void and not cells["ref"].void
     assert [(v.value, v.cases) for v in values(reps, definition) if v.arm == "alt"] == [(None, 0)] * 2
     (pair,) = paired(reps, definition)
@@ -498,22 +500,80 @@ def test_a_pair_missing_because_one_side_is_not_applicable_is_counted_not_applic
     assert (pair.excluded_not_measured, pair.excluded_not_applicable) == (0, 1)
 
 
+def test_a_cell_takes_the_worst_state_of_its_reps() -> None:
+    """Seed 004 / PairedEvalComparer: not measured beats not applicable beats measured."""
+    assert collapsed_cell(
+        {("k", "a", "c"): [("measured", 1.0), ("notApplicable", None), ("notMeasured", None)]}, "k", "a", "c"
+    ) == (
+        "notMeasured",
+        (),
+    )
+    assert collapsed_cell({("k", "a", "c"): [("measured", 1.0), ("notApplicable", None)]}, "k", "a", "c") == (
+        "notApplicable",
+        (),
+    )
+    assert collapsed_cell({("k", "a", "c"): [("measured", 1.0), ("measured", 0.5)]}, "k", "a", "c") == (
+        "measured",
+        (1.0, 0.5),
+    )
+    assert collapsed_cell({}, "k", "a", "c") is None
+
+
+def test_a_partly_unmeasured_cell_leaves_the_floor_test_values_and_census() -> None:
+    # c0: 3 passing reps; c1: 2 passing reps and one not measured → the case leaves; c2: one rep
+    # not applicable → leaves; c3: 1 of 3 reps passes. Hand-worked with majority at pass_at 1:
+    # measured cases c0 (1), c3 (0) → k/n = 1/2; mean of case means (1 + 1/3) / 2 = 2/3.
+    reps = {
+        ("chk", "alt", "c0"): [("measured", 1.0)] * 3,
+        ("chk", "alt", "c1"): [("measured", 1.0), ("measured", 1.0), ("notMeasured", None)],
+        ("chk", "alt", "c2"): [("measured", 1.0), ("notApplicable", None), ("measured", 1.0)],
+        ("chk", "alt", "c3"): [("measured", 1.0), ("measured", 0.0), ("measured", 0.0)],
+    }
+    definition = small_definition(4)
+    test = next(
+        t for t in floor_tests(reps, definition, {"chk": 0.25}) if (t.arm, t.rule) == ("alt", "majority")
+    )
+    assert (test.successes, test.cases) == (1, 2)
+    # P(X ≥ 1 | n = 2, p = 0.25) = 1 − 0.75² = 0.4375; minimum attainable 0.25² = 0.0625
+    assert test.p_value == pytest.approx(0.4375) and test.minimum_p == pytest.approx(0.0625)
+    mean = next(v for v in values(reps, definition) if (v.arm, v.rule) == ("alt", "mean"))
+    assert (mean.value, mean.cases) == (pytest.approx(2 / 3), 2)
+    alt = next(c for c in census(reps, definition) if c.arm == "alt")
+    assert (alt.measured, alt.not_applicable, alt.not_measured, alt.void) == (2, 1, 1, False)
+
+
+def test_not_applicable_on_one_side_and_not_measured_on_the_other_is_not_measured() -> None:
+    reps = {
+        ("chk", "ref", "c0"): [("notApplicable", None)] * 3,
+        ("chk", "alt", "c0"): [("measured", 1.0), ("notMeasured", None), ("measured", 1.0)],
+        ("chk", "ref", "c1"): [("notApplicable", None)] * 3,
+        ("chk", "alt", "c1"): [("measured", 1.0)] * 3,
+    }
+    (pair,) = paired(reps, small_definition(2))
+    # c0: n/a against a not-measured cell → not measured; c1: n/a against measured → not applicable
+    assert (pair.excluded_not_measured, pair.excluded_not_applicable, pair.undecidable) == (1, 1, True)
+
+
 def test_paired_counts_after_majority_collapse() -> None:
     reps = {
         ("chk", "ref", "c0"): [("measured", 1.0), ("measured", 1.0), ("measured", 0.0)],  # 1
         ("chk", "alt", "c0"): [("measured", 1.0), ("measured", 0.0), ("measured", 0.0)],  # 0: loss
         ("chk", "ref", "c1"): [("measured", 0.0), ("measured", 1.0)],  # split: 0
-        ("chk", "alt", "c1"): [("measured", 1.0), ("measured", 1.0), ("notMeasured", None)],  # 1: win
+        # one rep not measured: the whole cell is not measured, the pair excluded (not a win)
+        ("chk", "alt", "c1"): [("measured", 1.0), ("measured", 1.0), ("notMeasured", None)],
         ("chk", "ref", "c2"): [("measured", 1.0)] * 3,
         ("chk", "alt", "c2"): [("measured", 1.0)] * 3,  # tie
         ("chk", "ref", "c3"): [("measured", 1.0)] * 3,
         ("chk", "alt", "c3"): [("notMeasured", None)] * 3,  # excluded: not measured
     }
     (pair,) = paired(reps, small_definition(4))
-    assert (pair.wins, pair.losses, pair.ties) == (1, 1, 1)
-    assert (pair.excluded_not_measured, pair.excluded_not_applicable) == (1, 0)
-    assert pair.p_value == 1.0 and pair.minimum_p == 0.5 and not pair.undecidable
-    assert pair.mean_delta == pytest.approx(statistics.fmean([1 / 3 - 2 / 3, 1.0 - 0.5, 0.0]))
+    assert (pair.wins, pair.losses, pair.ties) == (0, 1, 1)
+    assert (pair.excluded_not_measured, pair.excluded_not_applicable) == (2, 0)
+    # 0 wins of 1 decided pair: two-sided p = 1, minimum attainable = min(1, 2 · 0.5¹) = 1
+    assert pair.p_value == 1.0 and pair.minimum_p == 1.0 and not pair.undecidable
+    # collapsed deltas: c0 0 − 1 = −1, c2 1 − 1 = 0 → −0.5; rep means: c0 1/3 − 2/3, c2 0 → −1/6
+    assert pair.mean_delta == pytest.approx(-0.5)
+    assert pair.rep_mean_delta == pytest.approx(-1 / 6)
 
 
 # --- the example corpus: copies, edits, builds ---------------------------------------------------
@@ -680,12 +740,25 @@ def expected_verdict(rows: list[Observed]) -> str:
     return "PASS"
 
 
+def cell_of(
+    rows: list[Observed], runs: dict[str, Any], check: str, arm: str, case: str
+) -> tuple[str, list[float]] | None:
+    """The rule as seed 004 states it: a cell with any rep not measured is not measured, else with
+    any rep not applicable it is not applicable, else measured with every rep's value."""
+    mine = [r for r in rows if r.check == check and r.case == case and runs[r.run][0] == arm]
+    if not mine:
+        return None
+    states = {r.state for r in mine}
+    for worst in ("notMeasured", "notApplicable"):
+        if worst in states:
+            return worst, []
+    return "measured", [r.value for r in mine if r.value is not None]
+
+
 def per_case(rows: list[Observed], runs: dict[str, Any], check: str, arm: str, case: str) -> list[float]:
-    return [
-        r.value
-        for r in rows
-        if r.check == check and r.case == case and runs[r.run][0] == arm and r.value is not None
-    ]
+    """A measured cell's rep values; [] for any other cell."""
+    cell = cell_of(rows, runs, check, arm, case)
+    return cell[1] if cell else []
 
 
 def my_collapse(vals: list[float], rule: str, pass_at: float) -> float:
@@ -766,7 +839,11 @@ def check_everything_recomputes(built: Built) -> None:
                 expected = statistics.fmean(got) if got else None
                 assert vals[check, arm, rule]["value"] == pytest.approx(expected), (check, arm, rule)
                 assert vals[check, arm, rule]["cases"] == n
-            states = Counter(r.state for r in rows if r.check == check and runs[r.run][0] == arm)
+            states = Counter(
+                found[0]
+                for c in definition["cases"]
+                if (found := cell_of(rows, runs, check, arm, c["id"])) is not None
+            )
             cell = cells[check, arm]
             assert (cell["measured"], cell["not_applicable"], cell["not_measured"]) == (
                 states["measured"],
@@ -780,24 +857,23 @@ def check_everything_recomputes(built: Built) -> None:
     assert set(pairs) == {(c, a) for c in checks for a in arms if a != reference}
     for (check, challenger), pair in pairs.items():
         wins = losses = ties = nm = na = 0
-        deltas = []
+        deltas, rep_deltas = [], []
         for case in (c["id"] for c in definition["cases"]):
-            ref = per_case(rows, runs, check, reference, case)
-            alt = per_case(rows, runs, check, challenger, case)
-            if not ref or not alt:
-                seen = {
-                    r.state
-                    for r in rows
-                    if r.check == check and r.case == case and runs[r.run][0] in (reference, challenger)
-                }
-                na, nm = (na + 1, nm) if seen == {"notApplicable"} else (na, nm + 1)
+            ref_cell = cell_of(rows, runs, check, reference, case)
+            alt_cell = cell_of(rows, runs, check, challenger, case)
+            assert ref_cell is not None and alt_cell is not None
+            sides = {ref_cell[0], alt_cell[0]}
+            if sides != {"measured"}:
+                na, nm = (na, nm + 1) if "notMeasured" in sides else (na + 1, nm)
                 continue
+            ref, alt = ref_cell[1], alt_cell[1]
             r, a = (
                 my_collapse(ref, rule, definition["pass_at"]),
                 my_collapse(alt, rule, definition["pass_at"]),
             )
             wins, losses, ties = wins + (a > r), losses + (a < r), ties + (a == r)
-            deltas.append(statistics.fmean(alt) - statistics.fmean(ref))
+            deltas.append(a - r)
+            rep_deltas.append(statistics.fmean(alt) - statistics.fmean(ref))
         assert (pair["wins"], pair["losses"], pair["ties"]) == (wins, losses, ties), check
         assert (pair["excluded_not_measured"], pair["excluded_not_applicable"]) == (nm, na), check
         decided = wins + losses
@@ -806,6 +882,7 @@ def check_everything_recomputes(built: Built) -> None:
         assert pair["minimum_p"] == pytest.approx(min(1.0, 2 * 0.5**decided) if decided else 1.0)
         assert pair["undecidable"] is (decided == 0)
         assert pair["mean_delta"] == pytest.approx(statistics.fmean(deltas) if deltas else None)
+        assert pair["rep_mean_delta"] == pytest.approx(statistics.fmean(rep_deltas) if rep_deltas else None)
 
 
 class _Text(HTMLParser):
@@ -837,7 +914,7 @@ def squash(text: str) -> str:
 
 def test_corpus_files_use_dotnet_escapes_and_hash_their_inputs() -> None:
     files = sorted((CORPUS / BENCH).glob(".agenteval/subjects/*/*/runs/*/scenarios/*.json"))
-    assert len(files) == 6 * 20 * 4
+    assert len(files) == 7 * 20 * 4  # seven runs (3 + 3 reps and one PENDING run) × 20 cases × 4 checks
     for file in files:
         raw = file.read_bytes()
         assert raw.isascii() and b"\\u002B" in raw and b"\\u00b7" in raw, file.name
@@ -862,7 +939,37 @@ def test_corpus_covers_what_the_issue_asks_for(corpus_site: Built) -> None:
     assert any(k.startswith("hypergeometric") for k in kinds)
     assert sum(c["not_applicable"] for c in section["census"]) > 0
     assert sum(c["not_measured"] for c in section["census"]) > 0
-    assert Counter(r["arm"] for r in section["runs"]) == {"baseline": 3, "candidate": 3}
+    assert Counter(r["arm"] for r in section["runs"]) == {
+        "baseline": 3,
+        "candidate": 3,
+        "candidate-offline": 1,
+    }
+    # issue 13: a PENDING run, cells with partly unmeasured reps, effectiveBar 1.0 beside a 0.25
+    # floor, and text axes in another case in the candidate's rows
+    assert [r["verdict"] for r in section["runs"] if r["arm"] == "candidate-offline"] == ["PENDING"]
+    _, runs, rows = observe(corpus_site.root)
+    partly = {
+        (r.check, runs[r.run][0], r.case)
+        for r in rows
+        if r.state != "measured"
+        and any(
+            o.state == "measured" and (o.check, runs[o.run][0], o.case) == (r.check, runs[r.run][0], r.case)
+            for o in rows
+        )
+    }
+    assert ("finds-sku", "candidate", "c04") in partly and ("policy-match", "candidate", "c12") in partly
+    store = corpus_site.root / BENCH / ".agenteval/subjects/agents"
+    base = load(
+        sorted((store / "recsys-agent/runs").iterdir())[0] / "scenarios" / f"c01{DOT}cites-source.json"
+    )
+    cand = load(
+        sorted((store / "recsys-agent-v2/runs").iterdir())[0] / "scenarios" / f"c01{DOT}cites-source.json"
+    )
+    assert (
+        base["comparability"]["effectiveBar"] == 1.0 and base["comparability"]["chanceFloor"]["bar"] == 0.25
+    )
+    assert base["comparability"]["evalKey"] != cand["comparability"]["evalKey"]
+    assert base["comparability"]["evalKey"].casefold() == cand["comparability"]["evalKey"].casefold()
 
 
 def test_floors_are_derived_and_the_not_derivable_check_has_no_test(corpus_site: Built) -> None:
@@ -880,7 +987,10 @@ def test_floors_are_derived_and_the_not_derivable_check_has_no_test(corpus_site:
     unavailable = dict(corpus_site.bench["disclosures"]["unavailable"])
     assert unavailable["checks without a usable floor (no test)"] == 1
     leaderboard = corpus_site.page("index.html")
-    assert leaderboard.count("no test") == len(tone)
+    # no test: the not-derivable check, and every check of the arm that measured nothing (n = 0)
+    untested = [t for t in section["floor_tests"] if t["p_value"] is None]
+    assert len(untested) == len(tone) + 3 * 3
+    assert leaderboard.count("no test") == len(untested)
 
 
 def test_the_one_producer_disagreement_is_disclosed(corpus_site: Built) -> None:
@@ -918,7 +1028,7 @@ def test_every_page_of_the_benchmark_says_floors_are_not_applied(corpus_site: Bu
     assert note.startswith("Floors are recorded and reported, not applied to verdicts")
     assert corpus_site.bench["disclosures"]["floors_note"] == corpus_site.bench["section"]["floors_note"]
     pages = sorted((corpus_site.site / "b" / BENCH).rglob("*.html"))
-    assert len(pages) == 3 + 6
+    assert len(pages) == 3 + 7
     for path in pages:
         assert note in page_text(path), path.name
     assert note in markdown_text(corpus_site.site / "release-notes.md")
@@ -978,20 +1088,23 @@ def test_void_cell(void_site: Built) -> None:
         "arm": "candidate",
         "measured": 0,
         "not_applicable": 0,
-        "not_measured": 60,
+        "not_measured": 20,  # 20 collapsed cases (not 20 cases × 3 reps)
         "void": True,
     }
-    assert [k for k, c in cells.items() if c["void"]] == [("cites-source", "candidate")]
+    offline = [(c, "candidate-offline") for c in ("cites-source", "finds-sku", "policy-match", "tone-judged")]
+    assert sorted(k for k, c in cells.items() if c["void"]) == sorted(
+        [("cites-source", "candidate"), *offline]
+    )
     for test in section["floor_tests"]:
         if (test["check"], test["arm"]) == ("cites-source", "candidate"):
             assert (test["successes"], test["cases"], test["p_value"], test["interval"]) == (0, 0, None, None)
             assert test["above_floor"] is False
-    (pair,) = [p for p in section["paired"] if p["check"] == "cites-source"]
+    (pair,) = [p for p in section["paired"] if (p["check"], p["challenger"]) == ("cites-source", "candidate")]
     assert (pair["wins"], pair["losses"], pair["ties"], pair["undecidable"]) == (0, 0, 0, True)
     assert (pair["excluded_not_measured"], pair["mean_delta"]) == (20, None)
     excluded = [label for label, _ in void_site.bench["disclosures"]["excluded_counts"]]
-    (void_cell,) = [k for k in excluded if "void" in k]
-    assert "cites-source" in void_cell and "candidate" in void_cell
+    assert "void census cells (observed, nothing measured): cites-source × candidate" in excluded
+    assert len([k for k in excluded if "void" in k]) == 1 + len(offline)
     assert "void" in void_site.page("index.html")
 
 
@@ -1125,7 +1238,6 @@ def crlf_hashed_raw(doc: dict[str, Any]) -> str:
 
 
 REFUSALS: list[tuple[str, Callable[[Path], None], int, str]] = [
-    ("manifest verdict PENDING", set_manifest(CAND_3, verdict="PENDING"), 3, "PENDING"),
     ("no summary.json", drop(CAND_3, "summary.json"), 3, "summary.json"),
     ("missing (case, check) row", drop(BASE_1, f"scenarios/c07{DOT}policy-match.json"), 4, "'c07'"),
     ("row for an unknown case", new_row(BASE_1, row_doc(f"c99{DOT}finds-sku", "pass", True)), 4, "c99"),
@@ -1202,7 +1314,31 @@ def test_refusals_leave_an_existing_version_untouched(tmp_path: Path) -> None:
     root = only_bench(tmp_path)
     site = build(root, tmp_path / "site")
     before = {p: p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
-    set_manifest(CAND_3, verdict="PENDING")(root)
+    drop(CAND_3, "summary.json")(root)
     result = run_cli("build", "--runs", root, "--out", tmp_path / "site", "--site-version", "v2")
     assert result.exit_code == 3 and not (tmp_path / "site" / "v2").exists()
     assert {p: p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()} == before
+
+
+def test_a_summary_stats_mismatch_is_disclosed_under_its_own_label(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+
+    def miscount(folder: Path) -> None:
+        summary = load(folder / "summary.json")
+        summary["stats"]["passed"] += 1
+        (folder / "summary.json").write_bytes(dotnet_json(summary))
+
+    edit_run(root, BASE_1, miscount)
+    built = Built(root, build(root, tmp_path / "site"))
+    items = {(d["run"], d["item"]) for d in built.bench["disclosures"]["disagreements"]}
+    assert (BASE_1, "summary stats (total, passed, failed, warnings, skipped)") in items
+    assert (BASE_1, "run verdict") not in items  # its verdict agrees: only the stats are disclosed
+
+
+def test_a_finished_run_that_measured_nothing_is_published_pending(corpus_site: Built) -> None:
+    (offline,) = [r for r in corpus_site.bench["section"]["runs"] if r["arm"] == "candidate-offline"]
+    assert (offline["verdict"], offline["producer_verdict"], offline["summary_verdict"]) == ("PENDING",) * 3
+    assert offline["counts"]["measured"] == 0 and offline["counts"]["not_measured"] == 80
+    assert "census void: this run measured nothing" in page_text(
+        corpus_site.site / "b" / BENCH / "runs" / f"{offline['id']}.html"
+    )

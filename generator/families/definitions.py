@@ -50,6 +50,7 @@ from generator.jsonio import load_json_bytes, validate_model
 from generator.report import BlindRecord, Disclosures, Interpretation
 
 MIDDLE_DOT = "\u00b7"
+SUMMARY_STATS = "summary stats (total, passed, failed, warnings, skipped)"
 RUN_PATH = re.compile(r"^\.agenteval/subjects/(agents|workflows)/[^/]+/runs/([^/]+)$")
 FLOORS_NOTE = (
     "Floors are recorded and reported, not applied to verdicts: a run's verdict comes from its rows "
@@ -75,15 +76,24 @@ INTERPRETATIONS = (
     Interpretation(
         id="definitions-collapse",
         text="reps collapsed per case",
-        reading="Only measured reps enter a case; a case with no measured rep is not measured. 'all', "
-        "'majority' (2·passing > reps, a split loses) and 'any' give 0/1 per case and feed the exact "
-        "tail test; 'mean' and 'median' are shown as values. A rep passes when its value ≥ pass_at.",
+        reading="A (case, arm) cell takes the worst state of its reps (not measured, then not "
+        "applicable, then measured), as AgentEval's PairedEvalComparer and BenchmarkScore collapse it: "
+        "one rep that was not measured takes the whole case out of the floor test, the values, the "
+        "paired test and the rankings for that arm; averaging the reps that survived would change the "
+        "denominator. A measured cell collapses: 'all', 'majority' (2·passing > reps, a split loses) "
+        "and 'any' give 0/1 per case and feed the exact tail test; 'mean' and 'median' are shown as "
+        "values. A rep passes when its value ≥ pass_at. The census counts collapsed cases, not rows.",
     ),
     Interpretation(
         id="definitions-paired",
         text="Against reference (case as unit)",
-        reading="Each case is collapsed per arm with the definition's paired_collapse rule; a case "
-        "enters only when both arms measured it. Mean delta uses each case's mean over reps.",
+        reading="Each case is collapsed per arm with the definition's paired_collapse rule; a pair "
+        "enters only when both cells were measured, else it is excluded — as not measured when either "
+        "side was not measured (one side not applicable and the other not measured is not measured), "
+        "else as not applicable — never a loss or a tie. Wins, losses, ties and the mean delta come from "
+        "the collapsed values: mean delta = mean over the paired cases of (challenger − reference), the "
+        "figure AgentEval's comparer reports. 'Rep-mean delta' is an extra: the same cases' difference "
+        "of rep means.",
     ),
     Interpretation(
         id="definitions-missing-rows",
@@ -91,6 +101,22 @@ INTERPRETATIONS = (
         reading="Every (case, check) of the definition must have a row in every run; a row for an "
         "unknown case or check is an error unless it is explicitly not applicable, then it is "
         "counted apart and ignored.",
+    ),
+    Interpretation(
+        id="definitions-effective-bar",
+        text="comparability facts: effectiveBar and chanceFloor",
+        reading="A row's effectiveBar is the eval's own pass bar (AgentEval writes the score threshold, "
+        "e.g. 1.0), not the chance floor: it must only agree across the rows that are pooled. A row's "
+        "chanceFloor.bar, when recorded, must be the bar of the definition's floor for its check. The "
+        "four text axes (evalKey, evalVersion, judge.modelId, judge.rubricDigest) compare "
+        "case-insensitively, and a blank or whitespace-only value is not recorded.",
+    ),
+    Interpretation(
+        id="definitions-pending",
+        text="a finished run that measured nothing",
+        reading="A run with summary.json that measured no row is published with verdict PENDING "
+        "(BenchmarkRunner writes it so) and its census is void; only a run without summary.json is "
+        "an incomplete (unfrozen) run, refused.",
     ),
     Interpretation(
         id="definitions-floor-bar",
@@ -126,7 +152,8 @@ class DefinitionsState:
     """(check, arm, case) → (state, value) of every rep's row."""
     parents: dict[str, set[str | None]] = field(default_factory=lambda: defaultdict(set))
     seen: set[str] = field(default_factory=set)
-    disagreements: list[tuple[str, str, str]] = field(default_factory=list)
+    disagreements: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """(run, what, as the producer wrote it, as benchsite recomputed it)."""
     signatures: dict[str, tuple[Signature, str]] = field(default_factory=dict)
     stimuli: dict[tuple[str, str], tuple[str | None, str]] = field(default_factory=dict)
 
@@ -328,7 +355,8 @@ class DefinitionsFamily(Family):
         recomputed = verdict(rows)
         disagrees = recomputed != manifest.run.verdict or recomputed != summary.verdict
         if disagrees:
-            disagreements.append((run_id, f"{manifest.run.verdict} / {summary.verdict}", recomputed))
+            producer = f"{manifest.run.verdict} / {summary.verdict}"
+            disagreements.append((run_id, "run verdict", producer, recomputed))
         measured = [r for r in rows if r.state == "measured"]
         counts = RunCounts(
             measured=len(measured),
@@ -349,7 +377,7 @@ class DefinitionsFamily(Family):
         )
         found = (stats.total, stats.passed, stats.failed, stats.warnings, stats.skipped)
         if found != expected:
-            disagreements.append((run_id, f"summary stats {found}", f"recomputed {expected}"))
+            disagreements.append((run_id, SUMMARY_STATS, str(found), str(expected)))
         summary_row = DefinitionsRunSummary(
             id=run_id,
             arm=arm,
@@ -443,8 +471,8 @@ def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclo
         floors_note=section.floors_note,
         corrections=corrections,
         disagreements=tuple(
-            Disagreement(run=r, item="run verdict", producer=p, recomputed=v)
-            for r, p, v in sorted(tally.disagreements)
+            Disagreement(run=r, item=item, producer=p, recomputed=v)
+            for r, item, p, v in sorted(tally.disagreements)
         ),
         provenance=(),
     )

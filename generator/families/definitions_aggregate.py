@@ -6,7 +6,7 @@ import statistics
 from collections.abc import Mapping
 
 from generator.families.definitions_models import Definition
-from generator.families.definitions_report import CaseValue, CensusRow, FloorTest, PairedRow
+from generator.families.definitions_report import CaseValue, CensusRow, FloorTest, PairedRow, RowState
 from generator.families.definitions_stats import (
     above_floor,
     collapse,
@@ -22,8 +22,31 @@ TAIL = "exact one-sided binomial tail P(X ≥ k | n, bar) (scipy.stats.binom.sf)
 BEST_OF_N = "best-of-N: a case passes if any rep passed, optimistic by construction"
 
 
-def _measured(reps: Reps, check: str, arm: str, case: str) -> list[float]:
-    return [v for state, v in reps.get((check, arm, case), []) if state == "measured" and v is not None]
+Cell = tuple[RowState, tuple[float, ...]]
+"""A (check, arm, case) cell collapsed over its reps: its state, and its reps' values when measured."""
+
+
+def cell(reps: Reps, check: str, arm: str, case: str) -> Cell | None:
+    """The cell's worst state over its reps (not measured > not applicable > measured), as
+    AgentEval's PairedEvalComparer and BenchmarkScore collapse it: one rep that did not measure the
+    case takes the whole case out, since averaging the surviving reps would change the denominator.
+    None when the cell has no rep."""
+    observed = reps.get((check, arm, case))
+    if not observed:
+        return None
+    states = {state for state, _ in observed}
+    if "notMeasured" in states:
+        return "notMeasured", ()
+    if "notApplicable" in states:
+        return "notApplicable", ()
+    return "measured", tuple(v for _, v in observed if v is not None)
+
+
+def _measured_cells(reps: Reps, definition: Definition, check: str, arm: str) -> list[tuple[float, ...]]:
+    """The rep values of every case whose cell was measured, in the definition's case order."""
+    return [
+        c[1] for case in definition.cases if (c := cell(reps, check, arm, case.id)) and c[0] == "measured"
+    ]
 
 
 def floor_tests(
@@ -33,8 +56,7 @@ def floor_tests(
     for check in definition.checks:
         bar = floors[check.key]
         for arm in definition.arms:
-            per_case = [_measured(reps, check.key, arm.id, c.id) for c in definition.cases]
-            measured = [v for v in per_case if v]
+            measured = _measured_cells(reps, definition, check.key, arm.id)
             for rule in ("all", "majority", "any"):
                 k = int(sum(collapse(v, rule, definition.pass_at) for v in measured))
                 n = len(measured)
@@ -64,7 +86,7 @@ def values(reps: Reps, definition: Definition) -> tuple[CaseValue, ...]:
     out = []
     for check in definition.checks:
         for arm in definition.arms:
-            per_case = [v for c in definition.cases if (v := _measured(reps, check.key, arm.id, c.id))]
+            per_case = _measured_cells(reps, definition, check.key, arm.id)
             for rule in ("mean", "median"):
                 collapsed = [collapse(v, rule, definition.pass_at) for v in per_case]
                 value = statistics.fmean(collapsed) if collapsed else None
@@ -75,30 +97,31 @@ def values(reps: Reps, definition: Definition) -> tuple[CaseValue, ...]:
 
 
 def paired(reps: Reps, definition: Definition) -> tuple[PairedRow, ...]:
+    """Each challenger against the reference, case by case on collapsed cells (AgentEval's
+    PairedEvalComparer): a pair with a side not measured or not applicable is excluded (not
+    measured when either side is), never a loss or a tie; wins, losses, ties and the mean delta
+    come from the collapsed values."""
     rows = []
-    reference = definition.reference_arm
+    reference, rule = definition.reference_arm, definition.paired_collapse
     for check in definition.checks:
         for arm in definition.arms:
             if arm.id == reference:
                 continue
-            wins = losses = ties = skipped_nm = skipped_na = 0
-            deltas = []
+            deltas: list[float] = []
+            rep_deltas: list[float] = []
+            excluded = {"notMeasured": 0, "notApplicable": 0}
             for case in definition.cases:
-                ref = _measured(reps, check.key, reference, case.id)
-                ch = _measured(reps, check.key, arm.id, case.id)
-                if not ref or not ch:
-                    sides = [
-                        [s for s, _ in reps.get((check.key, a, case.id), [])] for a in (reference, arm.id)
-                    ]
-                    if any(side and all(s == "notApplicable" for s in side) for side in sides):
-                        skipped_na += 1  # the case does not apply to at least one arm
-                    else:
-                        skipped_nm += 1
+                ref, ch = cell(reps, check.key, reference, case.id), cell(reps, check.key, arm.id, case.id)
+                if ref is None or ch is None:
                     continue
-                r = collapse(ref, definition.paired_collapse, definition.pass_at)
-                c = collapse(ch, definition.paired_collapse, definition.pass_at)
-                wins, losses, ties = wins + (c > r), losses + (c < r), ties + (c == r)
-                deltas.append(statistics.fmean(ch) - statistics.fmean(ref))
+                if ref[0] != "measured" or ch[0] != "measured":
+                    either_unmeasured = "notMeasured" in (ref[0], ch[0])
+                    excluded["notMeasured" if either_unmeasured else "notApplicable"] += 1
+                    continue
+                r, c = collapse(ref[1], rule, definition.pass_at), collapse(ch[1], rule, definition.pass_at)
+                deltas.append(c - r)
+                rep_deltas.append(statistics.fmean(ch[1]) - statistics.fmean(ref[1]))
+            wins, losses = sum(d > 0 for d in deltas), sum(d < 0 for d in deltas)
             rows.append(
                 PairedRow(
                     check=check.key,
@@ -106,23 +129,26 @@ def paired(reps: Reps, definition: Definition) -> tuple[PairedRow, ...]:
                     challenger=arm.id,
                     wins=wins,
                     losses=losses,
-                    ties=ties,
+                    ties=len(deltas) - wins - losses,
                     p_value=sign_test(wins, losses),
                     minimum_p=sign_minimum(wins + losses),
                     mean_delta=statistics.fmean(deltas) if deltas else None,
+                    rep_mean_delta=statistics.fmean(rep_deltas) if rep_deltas else None,
                     undecidable=wins + losses == 0,
-                    excluded_not_measured=skipped_nm,
-                    excluded_not_applicable=skipped_na,
+                    excluded_not_measured=excluded["notMeasured"],
+                    excluded_not_applicable=excluded["notApplicable"],
                 )
             )
     return tuple(rows)
 
 
 def census(reps: Reps, definition: Definition) -> tuple[CensusRow, ...]:
+    """Per (check, arm), the collapsed cases by state: the same n the floor test uses."""
     rows = []
     for check in definition.checks:
         for arm in definition.arms:
-            states = [s for c in definition.cases for s, _ in reps.get((check.key, arm.id, c.id), [])]
+            cells = [cell(reps, check.key, arm.id, c.id) for c in definition.cases]
+            states = [c[0] for c in cells if c is not None]
             measured = states.count("measured")
             na, nm = states.count("notApplicable"), states.count("notMeasured")
             rows.append(

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from generator.errors import Problem
 from generator.families.definitions_models import Scenario
+from generator.families.definitions_store import axis
 from generator.figures import Model
 
-Signature = tuple[str, str, float | None, bool, str | None, str | None]
-"""evalKey, evalVersion (case-folded), effectiveBar, judged, judge model, rubric digest (case-folded)."""
+Signature = tuple[str | None, str | None, float | None, bool, str | None, str | None]
+"""evalKey, evalVersion, effectiveBar, judged, judge model, rubric digest: the four text axes
+case-folded, None when blank (not recorded)."""
 
 
 class PooledRow(Model):
@@ -34,34 +36,41 @@ class DefinitionsPart(Model):
     arm: str
     parent: str | None
     reps: tuple[tuple[str, str, str, float | None], ...]
-    disagreements: tuple[tuple[str, str, str], ...]
+    disagreements: tuple[tuple[str, str, str, str], ...]
     pooled: tuple[PooledRow, ...]
 
 
 def pooling_facts(
     scenario: Scenario, rel: str, case: str, check: str, bar: float | None, file: str
 ) -> tuple[list[Problem], PooledRow | None]:
-    """What a row says on its own: it must carry comparability facts at the definition's floor bar."""
+    """What a row says on its own: it must carry comparability facts, and a chance floor it records
+    must be the definition's floor for its check. Its ``effectiveBar`` is the eval's own pass bar
+    (AgentEval writes the score threshold, e.g. 1.0), not the floor: it only has to agree across the
+    rows that are pooled, which the signature carries."""
     facts = scenario.comparability
     if facts is None:
-        message = ("no comparability facts: rows of a check are pooled across arms and reps only "
-                   "when they are comparable")  # fmt: skip
+        message = (
+            "no comparability facts: rows of a check are pooled across arms and reps only "
+            "when they are comparable"
+        )
         return [Problem(file, "$.comparability", message)], None
     problems = []
-    if facts.effectiveBar is not None and (bar is None or abs(facts.effectiveBar - bar) > 1e-9):
-        message = f"{facts.effectiveBar} is not the definition's floor bar ({bar})"
-        problems.append(Problem(file, "$.comparability.effectiveBar", message))
+    floor = facts.chanceFloor
+    if floor is not None and floor.bar is not None and (bar is None or abs(floor.bar - bar) > 1e-9):
+        message = f"{floor.bar} is not the bar of the definition's floor for check {check!r} ({bar})"
+        problems.append(Problem(file, "$.comparability.chanceFloor.bar", message))
     judge = facts.judge
     signature: Signature = (
-        facts.evalKey,
-        facts.evalVersion.casefold(),
+        axis(facts.evalKey),
+        axis(facts.evalVersion),
         facts.effectiveBar,
         judge is not None,
-        judge.modelId if judge else None,
-        (judge.rubricDigest or "").casefold() if judge else None,
+        axis(judge.modelId) if judge else None,
+        axis(judge.rubricDigest) if judge else None,
     )
-    row = PooledRow(file=rel, id=scenario.id, case=case, check=check, signature=signature,
-                    stimulus=scenario.stimulusHash)  # fmt: skip
+    row = PooledRow(
+        file=rel, id=scenario.id, case=case, check=check, signature=signature, stimulus=scenario.stimulusHash
+    )
     return problems, row
 
 
@@ -77,12 +86,16 @@ def pooling_problems(
         file = f"{label}/{row.file}"
         first, first_id = signatures.setdefault(row.check, (row.signature, row.id))
         if row.signature != first:
-            message = (f"differs from row {first_id!r} of the same check (evalKey, evalVersion, "
-                       "effectiveBar or judge): incomparable rows are never pooled")  # fmt: skip
+            message = (
+                f"differs from row {first_id!r} of the same check (evalKey, evalVersion, "
+                "effectiveBar or judge): incomparable rows are never pooled"
+            )
             problems.append(Problem(file, "$.comparability", message))
         stimulus, stimulus_id = stimuli.setdefault((row.case, row.check), (row.stimulus, row.id))
         if row.stimulus != stimulus:
-            message = (f"differs from row {stimulus_id!r} of the same case: arms and reps must answer "
-                       "the same stimulus")  # fmt: skip
+            message = (
+                f"differs from row {stimulus_id!r} of the same case: arms and reps must answer "
+                "the same stimulus"
+            )
             problems.append(Problem(file, "$.stimulusHash", message))
     return problems

@@ -108,13 +108,21 @@ class PairedRow(Model):
     ties: int
     p_value: float = Field(description="Exact two-sided sign test on wins + losses (1 when none).")
     minimum_p: float
-    mean_delta: float | None
+    mean_delta: float | None = Field(
+        description="Mean over the paired cases of (challenger − reference) on the collapsed values: "
+        "AgentEval's PairedEvalComparer figure."
+    )
+    rep_mean_delta: float | None = Field(
+        description="Extra: mean over the same cases of (challenger's rep mean − reference's rep mean)."
+    )
     undecidable: bool
     excluded_not_measured: int
     excluded_not_applicable: int
 
 
 class CensusRow(Model):
+    """Collapsed cases of one (check, arm) by state (not cases × reps)."""
+
     check: str
     arm: str
     measured: int

@@ -83,29 +83,25 @@ def verdict(rows: list[RowResult]) -> str:
     return "PASS"
 
 
+def axis(value: str | None) -> str | None:
+    """A text comparability axis as AgentEval compares it: case-insensitively, and a blank or
+    whitespace-only value is not recorded (None)."""
+    return None if value is None or not value.strip() else value.casefold()
+
+
 def frozen_manifest(files: Mapping[str, bytes], label: str) -> tuple[Manifest | None, list[Problem]]:
-    """A store-v1 run's manifest, refusing an unfrozen run (verdict still PENDING, or no summary)."""
+    """A store-v1 run's manifest, refusing an incomplete (unfrozen) run: one without summary.json.
+
+    A finished run that measured nothing carries verdict PENDING (BenchmarkRunner writes it so): it
+    is a result, published with its verdict, not an incomplete run."""
     problems = []
     if "summary.json" not in files:
-        problems.append(
-            Problem(
-                f"{label}/summary.json", "", "an incomplete (unfrozen) run: no summary.json", refused=True
-            )
-        )
+        message = "an incomplete (unfrozen) run: no summary.json"
+        problems.append(Problem(f"{label}/summary.json", "", message, refused=True))
     if "manifest.json" not in files:
         return None, [*problems, Problem(f"{label}/manifest.json", "", "required file is missing")]
     raw, more = load_json_bytes(files["manifest.json"], f"{label}/manifest.json")
     manifest, more2 = (
         validate_model(Manifest, raw, f"{label}/manifest.json") if raw is not None else (None, [])
     )
-    problems += more + more2
-    if manifest is not None and manifest.run.verdict == "PENDING":
-        problems.append(
-            Problem(
-                f"{label}/manifest.json",
-                "$.run.verdict",
-                "an incomplete (unfrozen) run: verdict still PENDING",
-                refused=True,
-            )
-        )
-    return manifest, problems
+    return manifest, problems + more + more2
