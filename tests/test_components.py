@@ -1079,3 +1079,107 @@ def test_source_sha256_with_a_different_source_is_invalid_content(tmp_path: Path
     assert "je-validation/je_validation_task_spec_3.html: does not match the contract's source_sha256" in (
         result.output
     )
+
+
+# --- per-task focus and judge drift (seed 003: "four global criteria plus per-task focus"; "keep it
+# isolated so drift is measurable") -------------------------------------------------------------
+
+
+def focus_judgments(scores: tuple[int, int, int, int], focus: int) -> list[dict[str, Any]]:
+    extra = {"call_id": "call-focus", "judge": JUDGES[0], "criterion": "task_focus", "score": focus}
+    return [*judged(scores), extra]
+
+
+@pytest.mark.parametrize(
+    ("scores", "focus", "fraction", "passes"),
+    [
+        # (3 + 3 + 2 + 1) + 2 = 11 of 15; the four global criteria total 9 of 12 and none is 0
+        ((3, 3, 2, 1), 2, Fraction(11, 15), True),
+        # (2 + 2 + 2 + 1) + 3 = 10 of 15; the global total 7 < 9 fails the bar (the focus cannot lift it)
+        ((2, 2, 2, 1), 3, Fraction(10, 15), False),
+        # (3 + 3 + 3 + 3) + 0 = 12 of 15; a focus at 0 fails the bar outright, like any criterion
+        ((3, 3, 3, 3), 0, Fraction(12, 15), False),
+    ],
+)
+def test_a_declared_focus_is_a_fifth_criterion_of_the_rationale(
+    scores: tuple[int, int, int, int], focus: int, fraction: Fraction, passes: bool
+) -> None:
+    r = episode_result(
+        make_episode(judgments=focus_judgments(scores, focus)), make_task(), "m-x", "model", True
+    )
+    assert [c.criterion for c in r.criteria] == [*CRITERIA, "task_focus"]
+    assert r.criteria[-1].score == focus
+    assert r.components.rationale == pytest.approx(float(fraction), abs=1e-15)
+    assert r.rationale_total == sum(scores) + focus and r.pass_bar is passes
+
+
+def test_without_a_declared_focus_je06_keeps_its_seven_twelfths() -> None:
+    assert je06().components.rationale == pytest.approx(7 / 12)
+    assert [c.criterion for c in je06().criteria] == list(CRITERIA)
+
+
+def test_a_focused_task_without_its_focus_judgment_is_not_scored() -> None:
+    r = episode_result(make_episode(), make_task(), "m-x", "model", True)
+    assert r.components.rationale is None and r.rationale_note == "not scored: no judgment for task_focus"
+
+
+def corpus_focus(root: Path, family: str) -> None:
+    path = root / BENCH / "benchmark.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["focus"] = {
+        family: {"name": "cut-off handling", "full_credit": "Names the period.", "zero": "Ignores it."}
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    reseal(root / BENCH)
+
+
+def test_a_focus_judgment_for_a_family_without_a_focus_is_invalid(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+    run = sorted(p for p in (root / BENCH).iterdir() if p.is_dir())[0]
+
+    def add_focus(line: dict[str, Any]) -> None:
+        line["judgments"].append(
+            {"call_id": "focus-1", "judge": JUDGES[0], "criterion": "task_focus", "score": 2}
+        )
+
+    rewrite_episodes(run, add_focus)
+    result = refused(root, tmp_path / "site")
+    assert "declares no focus criterion to score" in result.output and "$.judgments[" in result.output
+
+
+def test_a_focus_for_a_family_no_task_has_is_invalid(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+    corpus_focus(root, "no-such-family")
+    result = refused(root, tmp_path / "site")
+    assert "focus declared for task family 'no-such-family', which no task has" in result.output
+
+
+def test_judge_drift_counts_each_judges_raw_scores_per_criterion_per_run() -> None:
+    from generator.families.components import judge_counts, judge_drift
+
+    one = [make_episode(judgments=judged((3, 2, 2, 1), (3, 3, 2, 0)))]
+    two = [make_episode(judgments=judged((2, 2, 2, 2)))]
+    rows = {
+        (d.judge, d.criterion, d.batch): d
+        for d in judge_drift({"run-1": judge_counts(one), "run-2": judge_counts(two)})
+    }
+    a = JUDGES[0]
+    # judge a, identification: 3 in run-1, 2 in run-2 → counts (0, 0, 1, 1), mean 2.5 over both
+    assert rows[a, "identification", "run-1"].counts == (0, 0, 0, 1)
+    assert rows[a, "identification", "run-2"].counts == (0, 0, 1, 0)
+    overall = rows[a, "identification", "all runs"]
+    assert (overall.counts, overall.n, overall.mean) == ((0, 0, 1, 1), 2, 2.5)
+    # judge b scored only in run-1: disposition 0 → mean 0
+    assert rows[JUDGES[1], "disposition", "all runs"].mean == 0.0
+    assert (JUDGES[1], "disposition", "run-2") not in rows
+
+
+def test_the_leaderboard_publishes_judge_drift(tmp_path: Path) -> None:
+    site = build(only_bench(tmp_path), tmp_path / "site")
+    drift = section(site)["section"]["judge_drift"]
+    assert drift and {d["batch"] for d in drift} >= {"all runs"}
+    for d in drift:
+        assert d["n"] == sum(d["counts"]) and d["mean"] == pytest.approx(
+            sum(i * c for i, c in enumerate(d["counts"])) / d["n"]
+        )
+    assert "Judge drift" in (site / "b" / BENCH / "index.html").read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from generator.families.components_aggregate import (
     leaderboard,
 )
 from generator.families.components_models import (
+    FOCUS,
     ComponentsContract,
     ComponentsDeclaration,
     ComponentsRun,
@@ -28,6 +29,7 @@ from generator.families.components_report import (
     ComponentsSection,
     CriterionScore,
     EpisodeResult,
+    JudgeDrift,
     RunDetail,
     RunSummary,
 )
@@ -69,7 +71,27 @@ INTERPRETATIONS = (
         reading="Coverage = key evidence opened / key evidence; precision = key evidence opened / "
         "documents opened; efficiency = distinct calls / calls, where a call with the same name and "
         "arguments as an earlier one is redundant (1 with no calls). A required call absent from the "
-        "call log gates process to 0.",
+        "call log gates process to 0. Precision with no document opened (0/0) is published as 0 when "
+        "the task has key evidence (nothing relevant was looked at) and as 1 when it has none (there "
+        "was nothing to look at); coverage with no key evidence is 1.",
+    ),
+    Interpretation(
+        id="components-task-focus",
+        text="four global criteria plus per-task focus",
+        reading="A task family may declare its focus criterion in benchmark.json ('focus'); its judges "
+        "score it as 'task_focus', 0–3 like the others, in a call of its own, shown beside them. A "
+        "focused task's rationale is (four global criteria + focus) / 15, so the focus weighs like "
+        "one more criterion; without a declared focus it is the four criteria / 12 (the worked "
+        "example JE-06 keeps 7/12). The pass bar stays the contract's: the four global criteria "
+        "total at least 9 of 12, and no criterion — focus included — at 0. A focus judgment for a "
+        "family that declares none is invalid content.",
+    ),
+    Interpretation(
+        id="components-judge-drift",
+        text="keep it isolated so drift is measurable",
+        reading="Each judge's raw scores (before any median) are published per criterion as a "
+        "distribution (how many 0, 1, 2, 3) and a mean, per run (batch) and over the version; the "
+        "versions page compares each judge × criterion mean with the previous version's.",
     ),
     Interpretation(
         id="components-l4",
@@ -131,12 +153,14 @@ OWN_LIMITATIONS = (
 )
 
 
-def episode_result(episode: Episode, task: Task, subject: str, kind: str) -> EpisodeResult:
-    """Score one episode from its raw facts."""
+def episode_result(
+    episode: Episode, task: Task, subject: str, kind: str, focused: bool = False
+) -> EpisodeResult:
+    """Score one episode from its raw facts (``focused``: the task's family declares a focus criterion)."""
     detection = match(episode.findings, task.seeded_defects)
     out = outcome(detection, bool(episode.hard_fails))
     proc = process(episode, task)
-    rat = rationale(episode, task)
+    rat = rationale(episode, task, focused)
     score = combine(task, out, proc.value, rat.value)
     tp, fp, fn = len(detection.pairs), detection.false_positives, detection.false_negatives
 
@@ -178,8 +202,13 @@ def episode_result(episode: Episode, task: Task, subject: str, kind: str) -> Epi
     )
 
 
-def _episode_problems(episode: Episode, task: Task, file: str, where: str) -> list[Problem]:
+def _episode_problems(episode: Episode, task: Task, focused: bool, file: str, where: str) -> list[Problem]:
     problems = []
+    if not focused:
+        for index, judgment in enumerate(episode.judgments):
+            if judgment.criterion == FOCUS:
+                message = f"task family {task.family!r} declares no focus criterion to score"
+                problems.append(Problem(file, f"{where} $.judgments[{index}].criterion", message))
     rules = {r.id for r in task.hard_fail_rules}
     for rule in episode.hard_fails:
         if rule not in rules:
@@ -198,6 +227,42 @@ class Unit(Model):
     line: int
 
 
+JudgeCounts = tuple[tuple[str, str, tuple[int, int, int, int]], ...]
+"""(judge, criterion, how many times it scored 0, 1, 2, 3), sorted."""
+ALL_RUNS = "all runs"
+
+
+def judge_counts(episodes: list[Episode]) -> JudgeCounts:
+    """Each judge's raw scores per criterion over some episodes (before any median)."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for episode in episodes:
+        for judgment in episode.judgments:
+            counts.setdefault((judgment.judge, judgment.criterion), [0, 0, 0, 0])[judgment.score] += 1
+    return tuple(
+        (judge, criterion, (c[0], c[1], c[2], c[3])) for (judge, criterion), c in sorted(counts.items())
+    )
+
+
+def judge_drift(batches: dict[str, JudgeCounts]) -> tuple[JudgeDrift, ...]:
+    """Per judge and criterion: its distribution in every batch (run), then over all of them."""
+    rows = []
+    overall: dict[tuple[str, str], list[int]] = {}
+    for batch, counts in sorted(batches.items()):
+        for judge, criterion, c in counts:
+            rows.append(_drift_row(judge, criterion, batch, c))
+            total = overall.setdefault((judge, criterion), [0, 0, 0, 0])
+            for score in range(4):
+                total[score] += c[score]
+    rows += [_drift_row(j, crit, ALL_RUNS, (c[0], c[1], c[2], c[3])) for (j, crit), c in overall.items()]
+    return tuple(sorted(rows, key=lambda r: (r.judge, r.criterion, r.batch == ALL_RUNS, r.batch)))
+
+
+def _drift_row(judge: str, criterion: str, batch: str, c: tuple[int, int, int, int]) -> JudgeDrift:
+    n = sum(c)
+    mean = sum(score * count for score, count in enumerate(c)) / n
+    return JudgeDrift(judge=judge, criterion=criterion, batch=batch, counts=c, n=n, mean=mean)
+
+
 class ComponentsPart(Model):
     """One run's share of the aggregates: its episodes' figures, units and judges."""
 
@@ -205,6 +270,7 @@ class ComponentsPart(Model):
     units: tuple[Unit, ...]
     figures: tuple[EpisodeFigure, ...]
     judges: tuple[str, ...]
+    judge_counts: JudgeCounts
 
 
 class RunSection(Model):
@@ -218,10 +284,14 @@ class ComponentsState:
     """Tasks, and every scored episode's figures, folded in run by run."""
 
     tasks: dict[str, Task]
+    focus: frozenset[str]
+    """Task families that declare a focus criterion."""
     owners: dict[tuple[str, str], str] = field(default_factory=dict)
     figures: list[EpisodeFigure] = field(default_factory=list)
     judges: set[str] = field(default_factory=set)
     units: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    batches: dict[str, JudgeCounts] = field(default_factory=dict)
+    """Run id → its judges' raw score counts per criterion (judge drift)."""
 
 
 class ComponentsFamily(Family):
@@ -237,7 +307,7 @@ class ComponentsFamily(Family):
         problems = provenance_problems(
             bench, decl.provenance_sources, {"source_sha256": contract.source_sha256}
         )
-        return ComponentsState({t.id: t for t in decl.tasks}), problems
+        return ComponentsState({t.id: t for t in decl.tasks}, frozenset(decl.focus)), problems
 
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
@@ -252,6 +322,7 @@ class ComponentsFamily(Family):
         results: list[EpisodeResult] = []
         units: dict[tuple[str, int], Unit] = {}
         seen: set[str] = set()
+        scored: list[Episode] = []
         for number, episode in iter_models(run.files[EPISODES_FILE], file, Episode, problems):
             if meta is None:
                 continue
@@ -273,14 +344,22 @@ class ComponentsFamily(Family):
                 )
                 continue
             seen.add(episode.episode_id)
-            problems += _episode_problems(episode, tasks[episode.task], file, where)
-            results.append(episode_result(episode, tasks[episode.task], meta.subject, meta.kind))
+            task = tasks[episode.task]
+            focused = task.family in tally.focus
+            problems += _episode_problems(episode, task, focused, file, where)
+            results.append(episode_result(episode, task, meta.subject, meta.kind, focused))
+            scored.append(episode)
         if problems or meta is None:
             return None, problems
         judges = tuple(sorted({judge for e in results for judge in e.judges}))
         figures = tuple(episode_figure(e) for e in results)
-        part = ComponentsPart(subject=meta.subject, units=tuple(units.values()), figures=figures,
-                              judges=judges)  # fmt: skip
+        part = ComponentsPart(
+            subject=meta.subject,
+            units=tuple(units.values()),
+            figures=figures,
+            judges=judges,
+            judge_counts=judge_counts(scored),
+        )
         summary = RunSummary(id=run_id, digest=run.digest, subject=meta.subject, kind=meta.kind,
                              producer=meta.producer, episode_count=len(results))  # fmt: skip
         return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
@@ -311,6 +390,7 @@ class ComponentsFamily(Family):
             tally.owners[share.subject, unit.episode_id] = run_id
         tally.figures.extend(share.figures)
         tally.judges.update(share.judges)
+        tally.batches[run_id] = share.judge_counts
         return []
 
     def finish(
@@ -328,6 +408,8 @@ class ComponentsFamily(Family):
             cells=cells(episodes, decl.minimum_seeds, task_ids),
             baselines=baselines(episodes, decl),
             agreement=agreement(episodes, decl),
+            focus=decl.focus,
+            judge_drift=judge_drift(tally.batches),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
         return section, _disclosures(bench, section, tally), []

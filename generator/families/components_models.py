@@ -12,7 +12,10 @@ from generator.families.rules import check_rules
 from generator.families.trials_models import EVALUATOR_HASH
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
-Criterion = Literal["identification", "evidence_grounding", "reasoning_validity", "disposition"]
+"""The contract's four global criteria."""
+FOCUS = "task_focus"
+"""The per-task focus criterion: what a task family declares it, scored 0–3 like the others."""
+Criterion = Literal["identification", "evidence_grounding", "reasoning_validity", "disposition", "task_focus"]
 
 # --- the contract (seed 003), as its owner froze it -------------------------------------------
 
@@ -124,6 +127,14 @@ class AntiGaming(Strict):
     )
 
 
+class FocusCriterion(Strict):
+    """A task family's own rationale criterion ("four global criteria plus per-task focus")."""
+
+    name: str = Field(min_length=1, description="What the focus judges, e.g. 'cut-off handling'.")
+    full_credit: str = Field(min_length=1)
+    zero: str = Field(min_length=1)
+
+
 class ComponentsDeclaration(Strict):
     """``benchmark.json`` for a components benchmark."""
 
@@ -137,7 +148,19 @@ class ComponentsDeclaration(Strict):
         default=5, ge=1, description="Seeds per (task, model) below which a cell is flagged."
     )
     anti_gaming: AntiGaming
+    focus: dict[str, FocusCriterion] = Field(
+        default_factory=dict,
+        description="Per task family, the focus criterion its judges score as 'task_focus' (0–3).",
+    )
     tasks: tuple[Task, ...] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _focus_families(self) -> ComponentsDeclaration:
+        families = {t.family for t in self.tasks}
+        for family in self.focus:
+            if family not in families:
+                raise ValueError(f"focus declared for task family {family!r}, which no task has")
+        return self
 
     @field_validator("tasks")
     @classmethod

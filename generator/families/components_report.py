@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.families.components_models import ComponentsContract, Task
+from generator.families.components_models import ComponentsContract, FocusCriterion, Task
 from generator.figures import Model, Rate, SectionDefaults
 from generator.ranking import Breakdown, Ranking, mean_ranking
 
@@ -142,6 +142,18 @@ class RunDetail(RunSummary):
     episodes: tuple[EpisodeResult, ...]
 
 
+class JudgeDrift(Model):
+    """One judge's scores on one criterion, in one batch (a run) or over the whole version: kept
+    apart so drift of the one non-deterministic component is measurable."""
+
+    judge: str = Field(description="The judge's hash.")
+    criterion: str
+    batch: str = Field(description="A run id, or 'all runs' for the whole version.")
+    counts: tuple[int, int, int, int] = Field(description="How many times it scored 0, 1, 2 and 3.")
+    n: int
+    mean: float
+
+
 class ComponentsSection(SectionDefaults):
     family: Literal["components"] = "components"
     contract: ComponentsContract
@@ -152,6 +164,12 @@ class ComponentsSection(SectionDefaults):
     baselines: tuple[BaselineCheck, ...]
     agreement: Agreement
     runs: tuple[RunSummary, ...]
+    focus: dict[str, FocusCriterion] = Field(
+        default_factory=dict, description="Per task family, its declared focus criterion."
+    )
+    judge_drift: tuple[JudgeDrift, ...] = Field(
+        default=(), description="Each judge's score distribution per criterion, per run and overall."
+    )
 
     @staticmethod
     def detail_model() -> type[RunDetail]:

@@ -10,7 +10,7 @@ import statistics
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.families.components_models import CRITERIA, Episode, Finding, SeededDefect, Task
+from generator.families.components_models import CRITERIA, FOCUS, Episode, Finding, SeededDefect, Task
 
 Ratio = Fraction | None
 
@@ -107,48 +107,51 @@ def process(episode: Episode, task: Task) -> Process:
 @dataclass(frozen=True)
 class Rationale:
     criteria: tuple[tuple[str, Fraction | None, int], ...]
-    """(criterion, median score or None, number of judges)."""
+    """(criterion, median score or None, number of judges): the four global criteria, then the
+    task family's focus when it declares one."""
     note: str | None
     """Why the rationale is not scored, when it is not."""
 
     @property
     def total(self) -> Fraction | None:
+        """Every criterion's median summed (focus included)."""
         if self.note is not None:
             return None
         return sum((score for _, score, _ in self.criteria if score is not None), Fraction(0))
 
     @property
     def value(self) -> Fraction | None:
+        """total / (3 · criteria): 12 for the four global criteria (JE-06's 7/12), 15 with a focus."""
         total = self.total
-        return None if total is None else total / 12
+        return None if total is None else total / (3 * len(self.criteria))
 
     @property
     def passes(self) -> bool | None:
-        """Pass bar: total ≥ 9 and no criterion at 0 (a zero fails outright)."""
-        total = self.total
-        if total is None:
+        """Pass bar: the four global criteria total ≥ 9 of 12, and no criterion (focus included) at 0."""
+        if self.total is None:
             return None
-        return total >= 9 and all(score != 0 for _, score, _ in self.criteria)
+        global_total = sum(score or 0 for c, score, _ in self.criteria if c in CRITERIA)
+        return global_total >= 9 and all(score != 0 for _, score, _ in self.criteria)
 
 
-def rationale(episode: Episode, task: Task, judges_needed: int = 3) -> Rationale:
-    """Median per criterion over the judges; L4 needs three judges or it is not scored."""
-    by_criterion: dict[str, list[int]] = {c: [] for c in CRITERIA}
+def rationale(episode: Episode, task: Task, focused: bool = False, judges_needed: int = 3) -> Rationale:
+    """Median per criterion over the judges; L4 needs three judges or it is not scored. A task whose
+    family declares a focus criterion is judged on it too."""
+    names = (*CRITERIA, FOCUS) if focused else CRITERIA
+    by_criterion: dict[str, list[int]] = {c: [] for c in names}
     for judgment in episode.judgments:
-        by_criterion[judgment.criterion].append(judgment.score)
+        if judgment.criterion in by_criterion:  # a focus judgment without a declared focus is refused
+            by_criterion[judgment.criterion].append(judgment.score)
     fabricated = bool(fabricated_citations(episode))
-    criteria = tuple(
-        (
-            c,
-            Fraction(0)
-            if fabricated and c == "evidence_grounding" and s
-            else Fraction(statistics.median(s))
-            if s
-            else None,
-            len(s),
-        )
-        for c, s in by_criterion.items()
-    )
+
+    def median(criterion: str, scores: list[int]) -> Fraction | None:
+        if not scores:
+            return None
+        if fabricated and criterion == "evidence_grounding":
+            return Fraction(0)
+        return Fraction(statistics.median(scores))
+
+    criteria = tuple((c, median(c, s), len(s)) for c, s in by_criterion.items())
     unjudged = [c for c, s in by_criterion.items() if not s]
     note = None
     if unjudged:
