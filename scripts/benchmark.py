@@ -15,8 +15,9 @@ unless ``--corpus`` names one, then measures, ``--repeat`` times each, reporting
   regenerated and resealed), both with that run cache.
 
 ``--peers`` adds ``mkdocs build`` of the same report exported as Markdown (``benchsite build
---format mkdocs``) and, when ``allure`` is on the PATH, ``allure generate`` on the points rows
-converted to Allure result files: per-page and per-row ratios.
+--format mkdocs``) and Allure 3's ``allure generate`` on the points rows converted to Allure result
+files: per-page and per-row figures and ratios, in the same run as the floors. ``scripts/peer-deps``
+installs both (Allure 3 from npm into ``.cache/peers/``); without Allure the run stops and says so.
 
 Each benchsite figure runs in a fresh subprocess, timed by wall clock; its peak RSS comes from the
 kernel (``wait4``). Printed: wall time, rows/s, MB/s, peak RSS, the ratio to the floors, the
@@ -253,20 +254,39 @@ def peers(corpus: Path, scratch: Path, repeat: int, ours: Figure, pages_built: i
         f"{ours.seconds / pages_built * 1e3:.1f} ms/page ({pages_built} HTML pages), "
         f"{ours.seconds / seconds:.2f}× mkdocs' time",
     ]
-    allure = shutil.which("allure")
-    if allure is None:
-        lines.append("peer: allure generate: not installed on this machine (skipped)")
-        return lines
+    allure = allure_command()
     results = scratch / "allure-results"
     count = allure_results(corpus, results)
-    command = [allure, "generate", str(results), "-o", str(scratch / "allure-report"), "--clean"]
-    a_seconds, a_rss = median_of(repeat, lambda _: timed_process(command))
+    report_dir = scratch / "allure-report"
+
+    def generate(_: int) -> tuple[float, float]:
+        shutil.rmtree(report_dir, ignore_errors=True)  # Allure 3 has no --clean
+        return timed_process([allure, "generate", str(results), "--output", str(report_dir)])
+
+    a_seconds, a_rss = median_of(repeat, generate)
     lines.append(
-        f"peer: allure generate, the points rows as {count} results: {a_seconds:.2f} s, "
-        f"peak {a_rss or 0:.0f} MB, {a_seconds / count * 1e6:.0f} µs/row; benchsite cold: "
-        f"{ours.seconds / rows * 1e6:.0f} µs/row"
+        f"peer: allure generate (Allure {allure_version(allure)}), the points rows as {count} results: "
+        f"{a_seconds:.2f} s, peak {a_rss or 0:.0f} MB, {a_seconds / count * 1e6:.0f} µs/row; benchsite "
+        f"cold: {ours.seconds / rows * 1e6:.0f} µs/row over all {rows} rows "
+        f"({a_seconds / count / (ours.seconds / rows):.1f}× faster per row)"
     )
     return lines
+
+
+ALLURE = Path(__file__).resolve().parent.parent / ".cache" / "peers" / "node_modules" / ".bin" / "allure"
+
+
+def allure_command() -> str:
+    """Allure 3 as scripts/peer-deps installs it, else on the PATH; a clear stop when absent."""
+    found = str(ALLURE) if ALLURE.is_file() else shutil.which("allure")
+    if found is None:
+        raise SystemExit("--peers needs Allure 3: run scripts/peer-deps first")
+    return found
+
+
+def allure_version(allure: str) -> str:
+    done = subprocess.run([allure, "--version"], capture_output=True, text=True, check=False)
+    return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "(version unknown)"
 
 
 def main(argv: list[str] | None = None) -> int:
