@@ -41,7 +41,22 @@ runs_option = click.option(
 
 
 def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--jobs, --cache and --no-cache: how runs are scored, never what a figure is."""
+    """--jobs, --cache, --no-cache, --executor and --scheduler: how runs are scored, never what a
+    figure is."""
+    command = click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="With --executor dask: the dask.distributed scheduler, e.g. tcp://10.0.0.5:8786.",
+    )(command)
+    command = click.option(
+        "--executor",
+        type=click.Choice(["local", "dask"]),
+        default="local",
+        show_default=True,
+        help="local: a process pool on this machine (--jobs). dask: the workers of a dask.distributed "
+        "cluster (--scheduler; every worker must reach the inputs at the same path).",
+    )(command)
     command = click.option(
         "--no-cache", is_flag=True, help="Neither read nor keep the run cache (score every run)."
     )(command)
@@ -63,9 +78,13 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
-def score_options(jobs: int | None, cache_dir: Path | None, no_cache: bool) -> ScoreOptions:
+def score_options(
+    jobs: int | None, cache_dir: Path | None, no_cache: bool, executor: str, scheduler: str | None
+) -> ScoreOptions:
+    if (executor == "dask") != (scheduler is not None):
+        raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
     folder = None if no_cache else cache_dir or default_folder()
-    return ScoreOptions(cache=RunCache(folder), jobs=jobs or default_jobs())
+    return ScoreOptions(cache=RunCache(folder), jobs=jobs or default_jobs(), scheduler=scheduler)
 
 
 @click.group(epilog=EXIT_CODES)
@@ -111,10 +130,12 @@ def build_cmd(
     jobs: int | None,
     cache_dir: Path | None,
     no_cache: bool,
+    executor: str,
+    scheduler: str | None,
 ) -> None:
     """Verify the inputs, compute every figure, and publish one immutable site version."""
     progress = Progress.for_terminal(quiet)
-    options = score_options(jobs, cache_dir, no_cache)
+    options = score_options(jobs, cache_dir, no_cache, executor, scheduler)
     if output_format == "mkdocs":
         if out is None:
             raise click.UsageError("--format mkdocs needs --out: a folder inside your mkdocs docs_dir")
@@ -173,13 +194,15 @@ main.add_command(build_cmd, name="build")
 @main.command("verify", epilog=EXIT_CODES)
 @runs_option
 @scoring_options
-def verify_cmd(runs: Path, jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
+def verify_cmd(
+    runs: Path, jobs: int | None, cache_dir: Path | None, no_cache: bool, executor: str, scheduler: str | None
+) -> None:
     """Check every seal and every file's content. Writes nothing.
 
     A run found in the run cache (same seal, benchmark and generator) was checked by this same
     generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.
     """
-    scored = verify(runs, score_options(jobs, cache_dir, no_cache))
+    scored = verify(runs, score_options(jobs, cache_dir, no_cache, executor, scheduler))
     report = scored.report
     click.echo(
         f"verified: {scored.folders} sealed folder(s), {len(report.benchmarks)} benchmark(s); "

@@ -17,6 +17,7 @@ from pydantic import BaseModel
 
 from generator import __version__
 from generator.cache import RunCache, bench_key
+from generator.cluster import on_cluster
 from generator.errors import OutputError, Problem, ProblemReport
 from generator.families.base import BenchmarkContext, RunStatus, RunView
 from generator.families.registry import FAMILIES
@@ -127,6 +128,8 @@ class ScoreOptions:
     jobs: int = 1
     outputs: bool = True
     """Spool rows and render run pages (False: ``verify``, which only checks and scores)."""
+    scheduler: str | None = None
+    """A dask.distributed scheduler address: runs are scored by its workers (``generator.cluster``)."""
     counts: Counter[str] = field(default_factory=Counter, compare=False)
     """Runs "reused" from the cache and "scored" so far, and runs whose pages were "rendered"."""
 
@@ -255,7 +258,12 @@ def score_benchmark(
     shared = Shared(layout, bench, family, state, details, options.cache, cache_bench, options.outputs)
     results: list[Any] = []
     keys: list[tuple[str, str]] = []
-    for outcome in in_workers(shared, score_one, jobs, options.jobs):
+    outcomes = (
+        on_cluster(shared, jobs, options.scheduler)
+        if options.scheduler
+        else in_workers(shared, score_one, jobs, options.jobs)
+    )
+    for outcome in outcomes:
         progress.advance()
         problems += outcome.problems
         if outcome.digest is not None:

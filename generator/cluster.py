@@ -1,0 +1,129 @@
+"""Scoring on a dask.distributed cluster (``--executor dask --scheduler ADDRESS``).
+
+Scoring is a pure map over sealed run folders, so a cluster runs exactly what a local worker runs:
+each task reads one run folder where the worker is (the inputs must be reachable at the same path
+by every worker: a shared or replicated file system), verifies every byte against its seal, and
+scores it with the benchmark's prepared state, shipped to every worker once. Everything that
+writes stays on the client: the run cache is looked up there by the run's seal digest (a hit is
+still verified by a worker, never trusted unread), and the rows a worker returns are spooled and
+kept there. Outcomes are taken in job order, so the client folds them exactly as a local build
+does and the output bytes do not depend on the executor (tested against a LocalCluster).
+
+dask is imported here only, when a build asks for it (the ``dask`` extra).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from generator.errors import BenchsiteError, Problem
+from generator.families.base import BenchmarkContext, Family
+from generator.inputs import BenchmarkLayout
+from generator.jsonio import compact_json
+from generator.seal import SEAL_NAME
+
+if TYPE_CHECKING:
+    from generator.workers import Outcome, Shared
+
+
+class ClusterError(BenchsiteError):
+    """The scheduler cannot be reached or the dask extra is missing (a usage error, exit 2)."""
+
+    exit_code = 2
+
+
+@dataclass(frozen=True)
+class Remote:
+    """What a worker scores a benchmark's runs with: no cache, no spool (those stay on the client)."""
+
+    layout: BenchmarkLayout
+    bench: BenchmarkContext
+    family: Family
+    state: Any
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A worker's answer for one run: its seal digest and, when it scored it, its figures and rows."""
+
+    digest: str | None
+    summary: BaseModel | None
+    part: BaseModel | None
+    detail: bytes | None
+    problems: list[Problem]
+
+
+def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Scored:
+    """On a worker: verify one run folder against its seal and, unless the client holds it in its
+    run cache (``verify_only``), score it."""
+    from generator.workers import verified_run
+
+    run, problems = verified_run(remote.layout.path / rel)
+    if run is None:
+        return Scored(None, None, None, None, problems)
+    if verify_only:
+        return Scored(run.digest, None, None, None, [])
+    scored, problems = remote.family.score_run(remote.bench, remote.state, run_id, run)
+    if scored is None or problems:
+        return Scored(run.digest, None, None, None, problems)
+    detail = compact_json(scored.detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
+    return Scored(run.digest, scored.summary, scored.part, detail, [])
+
+
+def _seal_digest(shared: Shared, rel: str) -> str | None:
+    """The run's seal digest as the client reads it (sha256 of its SHA256SUMS), for a cache lookup."""
+    try:
+        return hashlib.sha256((shared.layout.path / rel / SEAL_NAME).read_bytes()).hexdigest()
+    except OSError:
+        return None  # the worker's verification reports it
+
+
+def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> Iterator[Outcome]:
+    """Each job's outcome, in job order, scored by the workers of the cluster at ``scheduler``."""
+    from generator.workers import Outcome
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ClusterError("--executor dask needs the dask extra: pip install 'benchsite[dask]'") from None
+    try:
+        client = Client(scheduler, set_as_default=False, timeout="10s")
+    except OSError as exc:
+        raise ClusterError(f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc})") from None
+    family, cache = shared.family, shared.cache
+    with client:
+        remote = client.scatter(Remote(shared.layout, shared.bench, family, shared.state), broadcast=True)
+        submitted = []
+        for rel, run_id in jobs:
+            digest = _seal_digest(shared, rel)
+            key = cache.key(shared.cache_bench, rel, digest) if digest else ""
+            models = (family.name, family.summary_model, family.part_model, shared.outputs)
+            hit = cache.load(key, *models) if digest else None
+            future = client.submit(score_remote, remote, rel, run_id, hit is not None, pure=False)
+            submitted.append((rel, run_id, digest, key, hit, future))
+        for rel, run_id, digest, key, hit, future in submitted:
+            answer: Scored = future.result()
+            if answer.digest is None or answer.problems:
+                yield Outcome(rel, run_id, answer.digest, None, None, answer.problems)
+                continue
+            bench = shared.bench.id
+            if hit is not None and answer.digest == digest:
+                if shared.outputs:
+                    shared.details.put_bytes(bench, run_id, hit.detail)
+                yield Outcome(rel, run_id, answer.digest, hit.summary, hit.part, [], reused=True, key=key)
+                continue
+            if hit is not None:  # the seal changed between the lookup and the worker's read
+                message = "changed while the build read it: its seal differs from the one looked up"
+                problem = Problem(f"{shared.bench.label}/{rel}", "", message, refused=True)
+                yield Outcome(rel, run_id, answer.digest, None, None, [problem])
+                continue
+            assert answer.summary is not None and answer.part is not None and answer.detail is not None
+            if shared.outputs:
+                shared.details.put_bytes(bench, run_id, answer.detail)
+                cache.store(key, family.name, answer.summary, answer.part, answer.detail)
+            yield Outcome(rel, run_id, answer.digest, answer.summary, answer.part, [], key=key)
