@@ -14,6 +14,7 @@ import hashlib
 import io
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -21,6 +22,10 @@ from typing import Any, Protocol
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML, RendererProtocol
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup
 from pydantic import BaseModel
 
@@ -45,9 +50,20 @@ def md_cell(value: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
 
 
+def _image_as_text(
+    renderer: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """An image in input text is shown as its alt text, escaped: no page ever fetches or embeds a
+    picture named by an input (an external URL would be a request, ``data:`` an embedded image)."""
+    assert isinstance(renderer, RendererHTML)  # the only renderer md_html uses
+    return escapeHtml(renderer.renderInlineAsText(tokens[idx].children, options, env))
+
+
 @cache
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    markdown = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    markdown.add_render_rule("image", _image_as_text)
+    return markdown
 
 
 def md_html(text: str) -> Markup:
