@@ -42,12 +42,30 @@ from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteR
 from generator.single import main_of, standalone
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+WORD_JOINER = "\u2060"
+_GITHUB_LIVE = re.compile(
+    r"(?<=:)(?=//)"  # a URL scheme's "://"
+    r"|(?<=:)(?=[\w+-]+:)"  # an emoji shortcode, :rocket:
+    r"|(?<=@)(?=\w)"  # a mention, @user or @org/team, and an e-mail address
+    r"|(?<=#)(?=\d)"  # an issue or pull-request reference, #1 or owner/repo#1
+    r"|(?i:(?<=\bgh-)(?=\d))"  # the other spelling of a reference, GH-1
+    r"|(?i:(?<=www)(?=\.))"  # a www. autolink
+)
 
 
 def md_cell(value: object) -> str:
-    """Escape text for a GitHub-flavoured Markdown table cell: inert, one line."""
-    text = " ".join(str(value).split())
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
+    """Escape text for a GitHub-flavoured Markdown table cell: inert, one line.
+
+    Markdown syntax is backslash-escaped and ``&`` written as an entity. What GitHub makes live
+    beyond Markdown is broken by an invisible word joiner (U+2060) at the place its pattern needs
+    two characters side by side: after the ``:`` of ``://`` and of an ``:emoji:``, after ``@``
+    (mentions, e-mail autolinks), after ``#`` or ``GH-`` before a digit (references), between
+    ``www`` and ``.``. ``$`` (maths) becomes the entity ``&#36;``, which is never a delimiter.
+    Bidirectional controls are removed. The reader sees the same text."""
+    text = _BIDI.sub("", " ".join(str(value).split()))
+    text = _MD_SPECIAL.sub(r"\\\1", _GITHUB_LIVE.sub(WORD_JOINER, text))
+    return text.replace("&", "&amp;").replace("$", "&#36;")
 
 
 def _image_as_text(

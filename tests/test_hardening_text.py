@@ -13,16 +13,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import html
+import json
 import re
+from pathlib import Path
 
 import pytest
 import yaml  # type: ignore[import-untyped]
 
 from generator import mkdocs_export
 from generator.mkdocs_export import nav_yaml
-from generator.render import md_html
+from generator.render import md_cell, md_html
 from generator.score import score_inputs
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, run_cli
+from tests.test_refusals import reseal
 
 # --- 18: no images from input text ---------------------------------------------------------------
 
@@ -72,3 +77,51 @@ def _nav_paths(entries: object) -> list[str]:
         (target,) = entry.values()
         found += [target] if isinstance(target, str) else _nav_paths(target)
     return found
+
+
+# --- 14: release-notes.md stays inert under GitHub's renderer --------------------------------------
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+GITHUB_LIVE = {
+    "url": (r"(?i)(?:https?|ftp)://", "see https://evil.example/x and HTTP://a.example"),
+    "www": (r"(?i)\bwww\.", "visit www.evil.example or WWW.Evil.example"),
+    "e-mail": (r"[\w.+-]@[A-Za-z0-9]", "write to leak.me+x@evil.example"),
+    "mention": (r"(?<![\w.+-])@[A-Za-z0-9]", "ping @octocat and @github/security-team"),
+    "reference": (r"(?<!&)#\d|(?i:\bgh-\d)", "fixes #1, owner/repo#23 and GH-4"),
+    "maths": (r"\$", "costs $x^2$ and $$\\sum$$"),
+    "emoji": (r":[\w+-]+:", "ship it :rocket: :+1: :a:b:"),
+    "bidi": (f"[{BIDI}]", "user\u202eexe.txt \u2066isolated\u2069 \u200fmark"),
+}
+
+
+def _shown(cell: str) -> str:
+    """The text a Markdown renderer shows for a cell: markup parsed, entities decoded, joiners gone."""
+    text = re.sub(r"<[^>]*>", "", str(md_html(cell)))
+    return html.unescape(text).replace("\u2060", "").strip()
+
+
+@pytest.mark.parametrize("kind", sorted(GITHUB_LIVE))
+def test_a_release_notes_cell_holds_nothing_github_would_make_live(kind: str) -> None:
+    pattern, text = GITHUB_LIVE[kind]
+    cell = md_cell(text)
+    assert not re.search(pattern, cell), cell
+    assert _shown(cell) == re.sub(f"[{BIDI}]", "", text)  # the reader still sees the same text
+
+
+def test_every_class_is_inert_in_a_built_release_notes(corpus: Path, tmp_path: Path) -> None:
+    hostile = " | ".join(text for _, text in GITHUB_LIVE.values())
+    bench = corpus / "agent-dx"
+    rubric = json.loads((bench / "rubric.json").read_text(encoding="utf-8"))
+    rubric["limitations"] = [hostile]
+    (bench / "rubric.json").write_text(json.dumps(rubric), encoding="utf-8")
+    decl = json.loads((bench / "benchmark.json").read_text(encoding="utf-8"))
+    decl["title"] = hostile
+    decl["rubric"]["sha256"] = hashlib.sha256((bench / "rubric.json").read_bytes()).hexdigest()
+    (bench / "benchmark.json").write_text(json.dumps(decl), encoding="utf-8")
+    reseal(bench)
+    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--site-version", "v1")
+    assert result.exit_code == 0, result.output
+    notes = (tmp_path / "site" / "v1" / "release-notes.md").read_text(encoding="utf-8")
+    assert notes.count("evil.example") >= 2 * 3  # title and limitation, each naming three hosts
+    for kind, (pattern, _) in GITHUB_LIVE.items():
+        assert not re.search(pattern, notes), kind
