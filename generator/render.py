@@ -160,10 +160,29 @@ class Pages:
         self.sink.add(path, data)
 
     def html(self, path: str, template: str, **context: Any) -> str:
-        css, css_hash = _css()
-        page = html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+        page = render_html(path, template, **context)
         self.add(path, page.encode("utf-8"))
         return page
+
+
+def render_html(path: str, template: str, **context: Any) -> str:
+    """One HTML page as text, addressed as ``path`` (its links are relative to it)."""
+    css, css_hash = _css()
+    return html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+
+
+REPORT_RUNS = 200
+"""Runs listed per benchmark in the single-file report; the rest are counted, and listed on the
+benchmark's leaderboard page. Leaderboard figures are never cut."""
+
+
+def report_board(bench: BenchmarkReport, board: str, ctx: dict[str, Any]) -> str:
+    """A benchmark's leaderboard as the single-file report shows it: the page already rendered, or,
+    when the benchmark has more than ``REPORT_RUNS`` runs, the page again with its run list cut."""
+    if len(bench.section.runs) <= REPORT_RUNS:
+        return board
+    path = f"{bench_dir(bench)}/index.html"
+    return render_html(path, f"{bench.family}/leaderboard.html", **{**ctx, "run_limit": REPORT_RUNS})
 
 
 def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Progress = SILENT) -> None:
@@ -177,7 +196,7 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
         base = bench_dir(bench)
         family = bench.family
         ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
-        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
+        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", run_limit=None, **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
@@ -189,7 +208,11 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
             progress.advance()
         disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         sections.append(
-            (bench, standalone(main_of(board), bench.id), standalone(main_of(disclosed), f"{bench.id}-d"))
+            (
+                bench,
+                standalone(main_of(report_board(bench, board, ctx)), bench.id),
+                standalone(main_of(disclosed), f"{bench.id}-d"),
+            )
         )
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))

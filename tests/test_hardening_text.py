@@ -17,16 +17,23 @@ import hashlib
 import html
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml  # type: ignore[import-untyped]
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from generator import mkdocs_export
+from generator import mkdocs_export, render
+from generator.figures import Interval
 from generator.mkdocs_export import nav_yaml
+from generator.ranking import rank_bands
 from generator.render import md_cell, md_html
 from generator.score import score_inputs
-from tests.conftest import CORPUS, run_cli
+from tests.conftest import CORPUS, ROOT, run_cli
+from tests.test_mkdocs_export import DictSink
 from tests.test_refusals import reseal
 
 # --- 18: no images from input text ---------------------------------------------------------------
@@ -125,3 +132,81 @@ def test_every_class_is_inert_in_a_built_release_notes(corpus: Path, tmp_path: P
     assert notes.count("evil.example") >= 2 * 3  # title and limitation, each naming three hosts
     for kind, (pattern, _) in GITHUB_LIVE.items():
         assert not re.search(pattern, notes), kind
+
+
+# --- 16: sort-based rank bands; the single-file report caps its run lists --------------------------
+
+
+def pairwise_bands(intervals: list[Interval | None]) -> list[tuple[int | None, int | None]]:
+    """The definition, counted pair by pair (the oracle): best = 1 + subjects entirely above,
+    worst = ranked subjects − subjects entirely below."""
+    ranked = [i for i in intervals if i is not None]
+    bands: list[tuple[int | None, int | None]] = []
+    for own in intervals:
+        if own is None:
+            bands.append((None, None))
+            continue
+        above = len([other for other in ranked if other.low > own.high])
+        below = len([other for other in ranked if other.high < own.low])
+        bands.append((1 + above, len(ranked) - below))
+    return bands
+
+
+def _interval(low: float, high: float) -> Interval:
+    return Interval(low=low, high=high, confidence=0.95, method="test", n=1)
+
+
+BOUNDS = st.sampled_from([-0.0, 0.0, 0.1, 0.25, 0.5, 1.0]) | st.floats(-10, 10, allow_nan=False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.none() | st.tuples(BOUNDS, BOUNDS), max_size=40))
+def test_sort_based_rank_bands_equal_the_pairwise_definition(pairs: list[tuple[float, float] | None]) -> None:
+    intervals = [None if p is None else _interval(*p) for p in pairs]
+    assert rank_bands(intervals) == pairwise_bands(intervals)
+
+
+MANY_SUBJECTS = """
+from generator.figures import Interval, Rate
+from generator.ranking import rate_ranking
+n = 50_000
+entries = []
+for i in range(n):
+    k, d = i % 97, 97
+    low, high = max(0.0, k / d - 0.05), min(1.0, k / d + 0.05)
+    interval = Interval(low=low, high=high, confidence=0.95, method="x", n=d)
+    rate = Rate(numerator=k, denominator=d, basis_points=k * 10000 // d, interval=interval)
+    entries.append((f"s{i:05d}", rate))
+ranking = rate_ranking("r", "t", "f", entries, tested=False)
+print(len(ranking.rows), ranking.rows[0].rank_best, ranking.rows[0].rank_worst)
+"""
+
+
+@pytest.mark.slow
+def test_ranking_50000_subjects_is_not_quadratic() -> None:
+    """Pairwise counting would compare 2.5 billion pairs (tens of minutes); sorted bounds take seconds."""
+    done = subprocess.run([sys.executable, "-c", MANY_SUBJECTS], cwd=ROOT, capture_output=True, text=True,
+                          timeout=240, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    count, best, worst = map(int, done.stdout.split())
+    above = sum(1 for i in range(50_000) if max(0.0, (i % 97) / 97 - 0.05) > 0.05)  # subject 0: k = 0
+    assert (count, best, worst) == (50_000, 1 + above, 50_000)
+
+
+def test_the_single_file_report_lists_at_most_report_runs_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render, "REPORT_RUNS", 2)
+    scored = score_inputs(CORPUS, "v1")
+    sink = DictSink()
+    try:
+        render.render_site(scored.report, scored.details, sink)
+    finally:
+        scored.details.close()
+    report = sink.files["report.html"].decode("utf-8")
+    board = sink.files["b/agent-dx/index.html"].decode("utf-8")
+    runs = sorted(r.id for b in scored.report.benchmarks if b.id == "agent-dx" for r in b.section.runs)
+    assert len(runs) == 5
+    assert all(f">{run}</a>" in board for run in runs)  # the leaderboard page keeps every run
+    part = report[report.index('id="agent-dx-section"') : report.index('id="agent-dx-d-section"')]
+    listed = [run for run in runs if f'<span class="ref">{run}</span></td>' in part]
+    assert listed == runs[:2]
+    assert "3 more runs" in part and "b/agent-dx/index.html" in part
