@@ -17,6 +17,7 @@ import hashlib
 import html
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,13 +27,14 @@ import yaml  # type: ignore[import-untyped]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import mkdocs_export, render
+from generator import blind_scan, mkdocs_export, render
 from generator.figures import Interval
 from generator.mkdocs_export import nav_yaml
 from generator.ranking import rank_bands
 from generator.render import md_cell, md_html
 from generator.score import score_inputs
-from tests.conftest import CORPUS, ROOT, run_cli
+from tests import test_blind_scan as blind
+from tests.conftest import CORPUS, ROOT, run_cli, snapshot
 from tests.test_mkdocs_export import DictSink
 from tests.test_refusals import reseal
 
@@ -210,3 +212,115 @@ def test_the_single_file_report_lists_at_most_report_runs_runs(monkeypatch: pyte
     listed = [run for run in runs if f'<span class="ref">{run}</span></td>' in part]
     assert listed == runs[:2]
     assert "3 more runs" in part and "b/agent-dx/index.html" in part
+
+
+# --- 1, 2: the blind scan reads what a reader sees, in a rebuilt and in an existing blind version --
+
+BYPASSES = {
+    "emphasis": ("description", "Built by North**wind** Builder."),
+    "code span": ("description", "Built by `North`wind."),
+    "link": ("description", "Built by [North](#x)wind."),
+    "zero-width space": ("producer", "harness of North\u200bwind"),
+    "zero-width joiner": ("producer", "harness of North\u200dwind"),
+    "soft hyphen": ("producer", "harness of North\u00adwind"),
+    "word joiner": ("producer", "harness of North\u2060wind"),
+    "fullwidth": ("producer", "harness of \uff2e\uff4f\uff52\uff54\uff48\uff57\uff49\uff4e\uff44"),
+    "cyrillic homoglyph": ("producer", "harness of N\u043erthwind"),
+    "greek homoglyph": ("producer", "harness of \u039dorthwind"),
+    "combining mark": ("producer", "harness of Northwi\u0301nd"),
+    "last word": ("producer", "harness of AppGen 2"),
+    "emphasis in plain text": ("producer", "harness of North**wind**"),
+}
+
+
+def blind_inputs(runs: Path, field: str, text: str, reveal: bool = True) -> None:
+    """The corpus with ``text`` in a blind field: the trials benchmark's description or run-p-a's
+    producer; resealed, and the reveal (if kept) citing the edited inputs' blind scores."""
+    shutil.copytree(CORPUS, runs)
+    bench = runs / blind.BENCH
+    if field == "description":
+        decl = json.loads((bench / "benchmark.json").read_text(encoding="utf-8")) | {"description": text}
+        (bench / "benchmark.json").write_text(json.dumps(decl), encoding="utf-8")
+        reseal(bench)
+    else:
+        meta = json.loads((bench / "run-p-a" / "run.json").read_text(encoding="utf-8")) | {"producer": text}
+        (bench / "run-p-a" / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+        reseal(bench / "run-p-a")
+    if reveal:
+        blind.cite_blind_scores(runs)
+    else:
+        shutil.rmtree(bench / "reveal")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(BYPASSES))
+def test_a_provider_name_spelt_to_pass_the_scan_is_refused(tmp_path: Path, kind: str) -> None:
+    field, text = BYPASSES[kind]
+    runs = tmp_path / "runs"
+    blind_inputs(runs, field, text)
+    out = tmp_path / "site"
+    result = run_cli("build", "--runs", runs, "--out", out, "--site-version", blind.REVEALED)
+    assert result.exit_code == 4, result.output
+    assert "the blind version would contain a revealed provider name" in result.output
+    assert not (out / blind.BLIND).exists() and not (out / blind.REVEALED).exists()
+
+
+@pytest.mark.parametrize(
+    ("rel", "data"),
+    [
+        ("b/vibe-delivery/index.html", b"<p>North<strong>wind</strong></p>"),
+        ("b/vibe-delivery/index.html", b"<p>North&shy;wind &amp; co</p>"),
+        ("b/vibe-delivery/index.html", b'<img alt="Nor&#x200B;thwind">'),
+        ("release-notes.md", b"- North\\*\\*wind\\*\\*\n"),
+        ("data/site.json", json.dumps({"producer": "Fabri\u200ckam"}).encode()),
+        ("data/site.json", json.dumps({"d": "[Tail](#x)spin"}, ensure_ascii=True).encode()),
+        ("b/vibe-delivery/runs/run-appgen.html", b""),
+        ("data/csv/vibe-delivery/CONTOSO.csv", b""),
+    ],
+)
+def test_the_scanner_finds_what_a_reader_sees(rel: str, data: bytes) -> None:
+    names = ["Northwind Builder", "Contoso AppGen", "Fabrikam Studio", "Tailspin Forge"]
+    assert blind_scan.find_revealed([(rel, lambda: data)], names) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Four app-builder providers at the studio forge",
+        "an app gen step",
+        "north wind",
+        "Cont oso",
+    ],
+)
+def test_the_scanner_passes_common_words_and_other_spellings(text: str) -> None:
+    names = ["Northwind Builder", "Contoso AppGen", "Fabrikam Studio", "Tailspin Forge"]
+    page = f"<p>{text}</p>".encode()
+    assert blind_scan.find_revealed([("b/x/index.html", lambda: page)], names) is None
+
+
+def test_distinctive_words_are_long_and_uncommon() -> None:
+    assert blind_scan.distinctive_words("Contoso AppGen") == {"contoso", "appgen"}
+    assert blind_scan.distinctive_words("Northwind Builder") == {"northwind"}
+    assert blind_scan.distinctive_words("The Best Code Studio") == set()
+    assert blind_scan.distinctive_words("Acme AI Lab") == {"acme"}
+
+
+@pytest.mark.slow
+def test_the_verdict_does_not_depend_on_an_existing_blind_version(tmp_path: Path) -> None:
+    """Blind version published first, reveal added later, built into the same site: as refused as
+    into an empty site."""
+    runs = tmp_path / "runs"
+    blind_inputs(runs, "producer", "harness of Northwind Builder", reveal=False)
+    out = tmp_path / "site"
+    first = run_cli("build", "--runs", runs, "--out", out, "--site-version", blind.BLIND)
+    assert first.exit_code == 0, first.output  # no reveal yet: nothing is withheld
+    shutil.rmtree(runs)
+    blind_inputs(runs, "producer", "harness of Northwind Builder")
+    before = snapshot(out)
+    into_existing = run_cli("build", "--runs", runs, "--out", out, "--site-version", blind.REVEALED)
+    into_empty = run_cli(
+        "build", "--runs", runs, "--out", tmp_path / "empty", "--site-version", blind.REVEALED
+    )
+    assert (into_existing.exit_code, into_empty.exit_code) == (4, 4), into_existing.output
+    assert f"{blind.BLIND}/" in into_existing.output and "(northwind builder)" in into_existing.output
+    assert snapshot(out) == before  # nothing half-written
