@@ -7,9 +7,11 @@ import hashlib
 import itertools
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from generator.blind_scan import find_revealed, folder_files
 from generator.errors import InvalidContent, OutputError
 from generator.identity import generator_digest, seals_digest
 from generator.inputs import SAFE_ID
@@ -91,6 +93,7 @@ def _frozen_version(
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
     if existing.exists():
+        _scan_blind(folder_files(existing, f"{version}/"), report)
 
         def frozen(bench: str) -> bytes | None:
             path = existing / "data" / "scores" / f"{bench}.json"
@@ -104,7 +107,7 @@ def _frozen_version(
         finally:
             blind.details.close()
         staged = (version, stage)
-        _scan_blind(stage, report)
+        _scan_blind([(rel, (stage.folder / rel).read_bytes) for rel in sorted(stage.paths)], report)
 
         def frozen(bench: str) -> bytes | None:
             return stage.read(f"data/scores/{bench}.json")
@@ -120,37 +123,21 @@ def _frozen_version(
     return staged
 
 
-def _scan_blind(stage: Staging, report: SiteReport) -> None:
-    """Every revealed name must be absent from every byte and file name of the blind version."""
-    names = {n.name for b in report.benchmarks if b.section.family == "trials" and b.section.reveal
-             for n in b.section.reveal.names}  # fmt: skip
-    needles = {form for name in names for form in _spellings(name)}
-    for rel in sorted(stage.paths):
-        haystack = (rel + "\n").encode("utf-8").lower() + (stage.folder / rel).read_bytes().lower()
-        found = sorted(n for n in needles if n in haystack)
-        if found:
-            raise InvalidContent(
-                f"{rel}: the blind version would contain a revealed provider name "
-                f"({max(found, key=len).decode('utf-8', 'replace')}); blind inputs must not name providers"
-            )
+def _revealed_names(report: SiteReport) -> set[str]:
+    return {n.name for b in report.benchmarks if b.section.family == "trials" and b.section.reveal
+            for n in b.section.reveal.names}  # fmt: skip
 
 
-def _spellings(name: str) -> set[bytes]:
-    """A name as it may appear in bytes (all lower case): plain, JSON-, HTML- and URL-escaped, and
-    the first word of a multi-word name when it has five or more characters ('Northwind' of
-    'Northwind Builder'): a partial name identifies a provider as well as the whole one."""
-    import html
-    import json
-    from urllib.parse import quote, quote_plus
-
-    words = name.split()
-    names = {name} | ({words[0]} if len(words) > 1 and len(words[0]) >= 5 else set())
-    forms = {
-        form
-        for n in names
-        for form in (n, json.dumps(n, ensure_ascii=True)[1:-1], html.escape(n), quote(n), quote_plus(n))
-    }
-    return {form.lower().encode("utf-8") for form in forms if form}
+def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport) -> None:
+    """Every revealed name must be absent from every byte, every rendered text and every file name
+    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it."""
+    found = find_revealed(files, _revealed_names(report))
+    if found is not None:
+        rel, name = found
+        raise InvalidContent(
+            f"{rel}: the blind version would contain a revealed provider name "
+            f"({name}); blind inputs must not name providers"
+        )
 
 
 def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:

@@ -29,6 +29,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote
 
+import yaml  # type: ignore[import-untyped]
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
@@ -55,7 +56,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _MARKUP = re.compile(r"[<>&|\[\]()*_\\`~#!{}$^=+]")
 _BLOCK_START = re.compile(r"^(?:-|:|\d+\.(?=\s|$))")
 _HTML_SPECIAL = re.compile(r"[&<>\"'=`]")
-_YAML_UNSAFE = re.compile("[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _ref(char: str) -> str:
@@ -88,16 +88,18 @@ def inert_paragraphs(value: str) -> Inert:
     return Inert("\n\n".join(p for p in paragraphs if p))
 
 
+NAV_TITLE_MAX = 200
+"""Characters of a nav title (one line, before entities) beyond which it is cut and ends in "…"."""
+
+
 def nav_title(value: str) -> str:
-    """A title for ``nav:``. mkdocs themes print nav titles into the HTML unescaped, so HTML's
-    special characters (and ``=``, so no attribute can be spelt) become numeric entities."""
-    return _HTML_SPECIAL.sub(lambda m: _ref(m[0]), _one_line(value))
-
-
-def _yaml(text: str) -> str:
-    """A YAML double-quoted scalar holding only printable characters (PyYAML refuses the rest)."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m[0]):04x}", escaped) + '"'
+    """A title for ``nav:``: one line of at most ``NAV_TITLE_MAX`` characters. mkdocs themes print
+    nav titles into the HTML unescaped, so HTML's special characters (and ``=``, so no attribute can
+    be spelt) become numeric entities."""
+    line = _one_line(value)
+    if len(line) > NAV_TITLE_MAX:
+        line = line[: NAV_TITLE_MAX - 1] + "…"
+    return _HTML_SPECIAL.sub(lambda m: _ref(m[0]), line)
 
 
 def _finalize(value: object) -> Inert:
@@ -162,18 +164,24 @@ def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix:
     sink.add(NAV_FILE, nav_yaml(report, folder).encode("utf-8"))
 
 
+NavEntry = dict[str, "str | list[NavEntry]"]
+
+
 def nav_yaml(report: SiteReport, folder: str) -> str:
-    """``nav.yml``: one section listing every page, to paste under ``nav:`` of a mkdocs.yml."""
+    """``nav.yml``: one section listing every page, to paste under ``nav:`` of a mkdocs.yml, written
+    by PyYAML's emitter (a long title becomes an explicit ``? key``, any character is quoted)."""
 
-    def item(depth: int, title: str, path: str | None = None) -> str:
-        target = "" if path is None else " " + _yaml(f"{folder}/{path}")
-        return f"{'  ' * depth}- {_yaml(nav_title(title))}:{target}"
+    def page(title: str, path: str) -> NavEntry:
+        return {nav_title(title): f"{folder}/{path}"}
 
-    lines = [item(0, NAV_TITLE), item(1, f"All benchmarks · {report.site_version}", "index.md")]
+    def section(title: str, entries: list[NavEntry]) -> NavEntry:
+        return {nav_title(title): entries}
+
+    benchmarks: list[NavEntry] = [page(f"All benchmarks · {report.site_version}", "index.md")]
     for bench in report.benchmarks:
-        lines.append(item(1, bench.title))
-        lines += [item(2, name, f"{bench.id}/{file}") for name, file in _BENCH_PAGES]
-        if bench.section.runs:
-            lines.append(item(2, "Runs"))
-            lines += [item(3, r.id, f"{bench.id}/runs/{r.id}.md") for r in bench.section.runs]
-    return "\n".join(lines) + "\n"
+        entries = [page(name, f"{bench.id}/{file}") for name, file in _BENCH_PAGES]
+        runs = [page(r.id, f"{bench.id}/runs/{r.id}.md") for r in bench.section.runs]
+        benchmarks.append(section(bench.title, entries + ([section("Runs", runs)] if runs else [])))
+    nav = [section(NAV_TITLE, benchmarks)]
+    text: str = yaml.safe_dump(nav, allow_unicode=True, sort_keys=False, width=1 << 30)
+    return text

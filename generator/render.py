@@ -14,6 +14,7 @@ import hashlib
 import io
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
@@ -21,6 +22,10 @@ from typing import Any, Protocol
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.renderer import RendererHTML, RendererProtocol
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup
 from pydantic import BaseModel
 
@@ -37,17 +42,46 @@ from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteR
 from generator.single import main_of, standalone
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+WORD_JOINER = "\u2060"
+_GITHUB_LIVE = re.compile(
+    r"(?<=:)(?=//)"  # a URL scheme's "://"
+    r"|(?<=:)(?=[\w+-]+:)"  # an emoji shortcode, :rocket:
+    r"|(?<=@)(?=\w)"  # a mention, @user or @org/team, and an e-mail address
+    r"|(?<=#)(?=\d)"  # an issue or pull-request reference, #1 or owner/repo#1
+    r"|(?i:(?<=\bgh-)(?=\d))"  # the other spelling of a reference, GH-1
+    r"|(?i:(?<=www)(?=\.))"  # a www. autolink
+)
 
 
 def md_cell(value: object) -> str:
-    """Escape text for a GitHub-flavoured Markdown table cell: inert, one line."""
-    text = " ".join(str(value).split())
-    return _MD_SPECIAL.sub(r"\\\1", text).replace("&", "&amp;")
+    """Escape text for a GitHub-flavoured Markdown table cell: inert, one line.
+
+    Markdown syntax is backslash-escaped and ``&`` written as an entity. What GitHub makes live
+    beyond Markdown is broken by an invisible word joiner (U+2060) at the place its pattern needs
+    two characters side by side: after the ``:`` of ``://`` and of an ``:emoji:``, after ``@``
+    (mentions, e-mail autolinks), after ``#`` or ``GH-`` before a digit (references), between
+    ``www`` and ``.``. ``$`` (maths) becomes the entity ``&#36;``, which is never a delimiter.
+    Bidirectional controls are removed. The reader sees the same text."""
+    text = _BIDI.sub("", " ".join(str(value).split()))
+    text = _MD_SPECIAL.sub(r"\\\1", _GITHUB_LIVE.sub(WORD_JOINER, text))
+    return text.replace("&", "&amp;").replace("$", "&#36;")
+
+
+def _image_as_text(
+    renderer: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """An image in input text is shown as its alt text, escaped: no page ever fetches or embeds a
+    picture named by an input (an external URL would be a request, ``data:`` an embedded image)."""
+    assert isinstance(renderer, RendererHTML)  # the only renderer md_html uses
+    return escapeHtml(renderer.renderInlineAsText(tokens[idx].children, options, env))
 
 
 @cache
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    markdown = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    markdown.add_render_rule("image", _image_as_text)
+    return markdown
 
 
 def md_html(text: str) -> Markup:
@@ -126,10 +160,29 @@ class Pages:
         self.sink.add(path, data)
 
     def html(self, path: str, template: str, **context: Any) -> str:
-        css, css_hash = _css()
-        page = html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+        page = render_html(path, template, **context)
         self.add(path, page.encode("utf-8"))
         return page
+
+
+def render_html(path: str, template: str, **context: Any) -> str:
+    """One HTML page as text, addressed as ``path`` (its links are relative to it)."""
+    css, css_hash = _css()
+    return html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+
+
+REPORT_RUNS = 200
+"""Runs listed per benchmark in the single-file report; the rest are counted, and listed on the
+benchmark's leaderboard page. Leaderboard figures are never cut."""
+
+
+def report_board(bench: BenchmarkReport, board: str, ctx: dict[str, Any]) -> str:
+    """A benchmark's leaderboard as the single-file report shows it: the page already rendered, or,
+    when the benchmark has more than ``REPORT_RUNS`` runs, the page again with its run list cut."""
+    if len(bench.section.runs) <= REPORT_RUNS:
+        return board
+    path = f"{bench_dir(bench)}/index.html"
+    return render_html(path, f"{bench.family}/leaderboard.html", **{**ctx, "run_limit": REPORT_RUNS})
 
 
 def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Progress = SILENT) -> None:
@@ -143,7 +196,7 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
         base = bench_dir(bench)
         family = bench.family
         ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
-        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", **ctx)
+        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", run_limit=None, **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
@@ -155,7 +208,11 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
             progress.advance()
         disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         sections.append(
-            (bench, standalone(main_of(board), bench.id), standalone(main_of(disclosed), f"{bench.id}-d"))
+            (
+                bench,
+                standalone(main_of(report_board(bench, board, ctx)), bench.id),
+                standalone(main_of(disclosed), f"{bench.id}-d"),
+            )
         )
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
