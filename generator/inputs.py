@@ -109,9 +109,10 @@ def verify_folder(
         return None, problems
     problems = check_coverage(seal, set(nested))
     files: dict[str, bytes] = {}
-    flagged = {problem.file for problem in problems}
+    seal_file = str(path / SEAL_NAME)
+    flagged = {(problem.file, problem.where) for problem in problems}
     for rel in sorted(seal.entries):
-        if str(path / native(rel)) in flagged:
+        if (str(path / native(rel)), "") in flagged or (seal_file, rel) in flagged:
             continue  # check_coverage reported it (a link, a pipe, missing)
         data, problem = read_verified(seal, rel)
         if problem is not None:

@@ -300,6 +300,7 @@ def test_a_file_swapped_for_a_fifo_after_the_walk_is_refused_not_read(
 # --- 13: names decode the same way in every locale ---------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["verify", "build"])
 def test_the_corpus_verifies_and_builds_in_the_c_locale(tmp_path: Path, command: str) -> None:
     root = tmp_path / "runs"
@@ -307,6 +308,18 @@ def test_the_corpus_verifies_and_builds_in_the_c_locale(tmp_path: Path, command:
     args = ("--out", tmp_path / "site") if command == "build" else ()
     done = cli(command, "--runs", root, *args, env={"PYTHONUTF8": "0", "LC_ALL": "C", "LANG": "C"})
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_sealing_in_the_c_locale_writes_the_same_seal(tmp_path: Path) -> None:
+    """Seal entries are UTF-8 whatever the locale: names with U+00B7 seal as they do under UTF-8."""
+    run = tmp_path / "run"
+    shutil.copytree(CORPUS / AGENTEVAL_RUN, run)
+    original = (run / SEAL_NAME).read_bytes()
+    (run / SEAL_NAME).unlink()
+    done = cli("seal", run, env={"PYTHONUTF8": "0", "LC_ALL": "C", "LANG": "C"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "\u00b7".encode() in original
+    assert (run / SEAL_NAME).read_bytes() == original
 
 
 # --- Also: each input read once per build ------------------------------------------------------
