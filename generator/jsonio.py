@@ -61,7 +61,7 @@ def _float(text: str) -> float:
     return value
 
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|NaN|-?Infinity|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|NaN|-?Infinity|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
 """A string, a named constant or a whole number: each matched once from its first character, so
 locating scans the text in one pass (never a backtracking match started inside a long number)."""
 
