@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from generator.blind_scan import find_revealed, folder_files
 from generator.errors import InvalidContent, OutputError
 from generator.identity import generator_digest, seals_digest
-from generator.inputs import SAFE_ID
+from generator.inputs import SAFE_ID, FolderReads
 from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
 from generator.render import render_site
@@ -143,8 +143,11 @@ def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport
 def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
     this same generator. Every file is still hashed against its seal; no JSON is parsed, nothing is
-    scored or rendered. Anything else (a problem, another digest) takes the full path, which says why."""
-    digest = seals_digest(config.runs)
+    scored or rendered. Anything else (a problem, another digest) takes the full path, which says why.
+    Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
+    each file once, in the full path."""
+    reads = config.options.reads
+    digest = seals_digest(config.runs, reads, files=False)
     if digest is None:
         return None
     target = config.out / (config.site_version or f"sha-{digest[:12]}")
@@ -153,6 +156,8 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
     except (OSError, ValueError):
         return None
     if record.inputs_digest != digest or record.generator_digest != generator_digest():
+        return None
+    if seals_digest(config.runs, reads) != digest:
         return None
     with SiteWriter(config.out) as writer:
         writer.refresh()
@@ -164,10 +169,15 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
     )
 
 
+def _reading_once(config: BuildConfig) -> BuildConfig:
+    """The config with fresh folder reads: one build reads each input once, and no build sees another's."""
+    return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
+
+
 def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
     """Check every seal and every file's content; write nothing. A run in the run cache (same seal,
     benchmark and generator) is hashed against its seal, not parsed again."""
-    options = dataclasses.replace(options or ScoreOptions(), outputs=False)
+    options = dataclasses.replace(options or ScoreOptions(), outputs=False, reads=FolderReads())
     scored = score_inputs(runs, None, options=options)
     scored.details.close()
     return scored
@@ -181,6 +191,7 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     """
     check_version(config.site_version)
     check_output(config.out, config.runs)
+    config = _reading_once(config)
     clock = [time.monotonic()]
     Details.sweep_stale()  # a killed build's spool goes even when this build turns out a no-op
     unchanged = _unchanged(config, clock)
@@ -220,6 +231,7 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     """Markdown pages and a ``nav.yml`` for an existing mkdocs site, written into ``config.out`` whole."""
     check_version(config.site_version)
     check_output(config.out, config.runs)
+    config = _reading_once(config)
     started = time.monotonic()
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     try:

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from generator.errors import BenchsiteError, Problem
 from generator.families.base import BenchmarkContext, Family
+from generator.files import ReadFailure, read_regular
 from generator.inputs import BenchmarkLayout
 from generator.jsonio import compact_json
 from generator.seal import SEAL_NAME
@@ -63,7 +64,7 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
     run cache (``verify_only``), score it."""
     from generator.workers import verified_run
 
-    run, problems = verified_run(remote.layout.path / rel)
+    run, problems = verified_run(remote.layout.run_path(rel))
     if run is None:
         return Scored(None, None, None, None, problems)
     if verify_only:
@@ -78,8 +79,8 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
 def _seal_digest(shared: Shared, rel: str) -> str | None:
     """The run's seal digest as the client reads it (sha256 of its SHA256SUMS), for a cache lookup."""
     try:
-        return hashlib.sha256((shared.layout.path / rel / SEAL_NAME).read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_regular(shared.layout.run_path(rel) / SEAL_NAME)).hexdigest()
+    except (OSError, ReadFailure):
         return None  # the worker's verification reports it
 
 

@@ -18,7 +18,7 @@ from generator.families.definitions_models import Scenario
 from generator.families.definitions_report import RowState
 from generator.families.definitions_store import axis, frozen_manifest, row_result
 from generator.figures import Model
-from generator.inputs import verify_folder
+from generator.inputs import read_unsealed, verify_folder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.seal import SEAL_NAME
 
@@ -79,7 +79,9 @@ def read_store_run(path: Path) -> StoreRun:
             raise ProblemReport(refusals)
         files = dict(folder.files)
     else:
-        files = {p.relative_to(path).as_posix(): p.read_bytes() for p in sorted(path.rglob("*.json"))}
+        files, refusals = read_unsealed(path, ".json")
+        if refusals:
+            raise ProblemReport(refusals)
     manifest, problems = frozen_manifest(files, str(path))
     rows: dict[str, Scenario] = {}
     for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):

@@ -11,8 +11,8 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from generator.inputs import discover, verify_folder
-from generator.seal import nested_seals
+from generator.inputs import FolderReads, discover
+from generator.seal import native, nested_seals
 
 
 def templates_dir() -> Path:
@@ -37,9 +37,11 @@ def generator_digest() -> str:
     return digest.hexdigest()
 
 
-def seals_digest(root: Path) -> str | None:
+def seals_digest(root: Path, reads: FolderReads | None = None, files: bool = True) -> str | None:
     """sha256 over every sealed folder's path and seal digest, after checking every file against
-    its seal; None when anything is wrong (the full build then says what)."""
+    its seal (``files=False``: the seals only, no other file opened); None when anything is wrong
+    (the full build then says what). Seals and folders are read through ``reads`` when given."""
+    reads = reads or FolderReads()
     layouts, problems = discover(root)
     if problems:
         return None
@@ -48,9 +50,11 @@ def seals_digest(root: Path) -> str | None:
     while pending:
         path, label = pending.pop()
         nested = nested_seals(path)
-        folder, problems = verify_folder(path, tuple(nested))
-        if folder is None or problems:
+        seal, problems = reads.seal(path)
+        if files and seal is not None:
+            _, problems = reads.verify(path, tuple(nested))
+        if seal is None or problems:
             return None
-        lines.append(f"{label} {folder.digest}\n")
-        pending += [(path / rel, f"{label}/{rel}") for rel in nested]
+        lines.append(f"{label} {seal.digest}\n")
+        pending += [(path / native(rel), f"{label}/{rel}") for rel in nested]
     return hashlib.sha256("".join(sorted(lines)).encode("utf-8")).hexdigest()

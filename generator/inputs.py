@@ -7,6 +7,7 @@ Layout: ``<root>/<benchmark>/`` is a sealed benchmark folder; any subfolder hold
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import stat
 from collections.abc import Mapping
@@ -14,13 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import Problem
+from generator.files import ReadFailure, read_regular, reason
 from generator.seal import (
     SEAL_NAME,
     SealedFolder,
     check_coverage,
+    native,
     nested_seals,
     read_sealed_folder,
     read_verified,
+    walk_files,
 )
 
 SAFE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -33,6 +37,11 @@ class BenchmarkLayout:
     id: str
     path: Path
     runs: tuple[str, ...]
+    """Sealed subfolders as UTF-8 text relative to ``path`` (open them with :meth:`run_path`)."""
+
+    def run_path(self, rel: str) -> Path:
+        """The folder of one of ``runs``, named so that this process's OS calls find it in any locale."""
+        return self.path / native(rel)
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,13 @@ def discover(root: Path) -> tuple[list[BenchmarkLayout], list[Problem]]:
     layouts: list[BenchmarkLayout] = []
     seen: dict[str, str] = {}
     for entry in sorted(root.iterdir()):
-        info = entry.lstat()
+        try:
+            info = entry.lstat()
+            if stat.S_ISDIR(info.st_mode):
+                os.scandir(entry).close()  # a benchmark folder that cannot be listed is refused here
+        except OSError as exc:
+            problems.append(Problem(str(entry), "", f"cannot be listed: {reason(exc)}", refused=True))
+            continue
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
             message = "is not a benchmark folder and no seal covers it (inputs root holds folders)"
             problems.append(Problem(str(entry), "", message, refused=True))
@@ -84,17 +99,21 @@ def discover(root: Path) -> tuple[list[BenchmarkLayout], list[Problem]]:
     return layouts, problems
 
 
-def verify_folder(path: Path, nested: tuple[str, ...] = ()) -> tuple[VerifiedFolder | None, list[Problem]]:
-    """Read a sealed folder: seal format, coverage, and every file's bytes against its hash."""
-    seal, problems = read_sealed_folder(path)
+def verify_folder(
+    path: Path, nested: tuple[str, ...] = (), sealed: tuple[SealedFolder | None, list[Problem]] | None = None
+) -> tuple[VerifiedFolder | None, list[Problem]]:
+    """Read a sealed folder: seal format, coverage, and every file's bytes against its hash (the seal
+    as ``sealed`` already read it, when given)."""
+    seal, problems = sealed if sealed is not None else read_sealed_folder(path)
     if seal is None:
         return None, problems
     problems = check_coverage(seal, set(nested))
     files: dict[str, bytes] = {}
+    seal_file = str(path / SEAL_NAME)
+    flagged = {(problem.file, problem.where) for problem in problems}
     for rel in sorted(seal.entries):
-        full = path / rel
-        if not full.is_file() or full.is_symlink():
-            continue  # check_coverage reported it
+        if (str(path / native(rel)), "") in flagged or (seal_file, rel) in flagged:
+            continue  # check_coverage reported it (a link, a pipe, missing)
         data, problem = read_verified(seal, rel)
         if problem is not None:
             problems.append(problem)
@@ -105,10 +124,63 @@ def verify_folder(path: Path, nested: tuple[str, ...] = ()) -> tuple[VerifiedFol
     return VerifiedFolder(path, seal, files), []
 
 
+class FolderReads:
+    """One build's reads of its sealed folders, by path: each seal is read once, and the verified files
+    of every folder below a *kept* benchmark (one with a reveal, whose blind version is scored again
+    from the same inputs) are held, so every stage of a build sees the same bytes and opens each
+    input once. Any other folder is verified against the seal read first, never a second seal."""
+
+    def __init__(self) -> None:
+        self.seals: dict[Path, tuple[SealedFolder | None, list[Problem]]] = {}
+        self.folders: dict[Path, VerifiedFolder] = {}
+        self.kept: set[Path] = set()
+
+    def seal(self, path: Path) -> tuple[SealedFolder | None, list[Problem]]:
+        """The folder's seal, read on first use."""
+        if path not in self.seals:
+            self.seals[path] = read_sealed_folder(path)
+        return self.seals[path]
+
+    def verify(self, path: Path, nested: tuple[str, ...] = ()) -> tuple[VerifiedFolder | None, list[Problem]]:
+        """:func:`verify_folder` of ``path``, against its seal as first read; held when kept."""
+        if path in self.folders:
+            return self.folders[path], []
+        folder, problems = verify_folder(path, nested, self.seal(path))
+        if folder is not None and any(k == path or k in path.parents for k in self.kept):
+            self.folders[path] = folder
+        return folder, problems
+
+    def keep(self, folder: VerifiedFolder) -> None:
+        """Hold this benchmark folder and every folder below it verified from now on."""
+        self.kept.add(folder.path)
+        self.folders[folder.path] = folder
+
+
+def read_unsealed(path: Path, suffix: str) -> tuple[dict[str, bytes], list[Problem]]:
+    """Every file below an unsealed folder whose name ends in ``suffix``, by relative path: regular
+    files only (a link, a pipe, a device or a folder so named is refused, never followed or waited
+    on), each size-capped, nothing below the folder skipped in silence."""
+    problems: list[Problem] = []
+    files: dict[str, bytes] = {}
+    for rel, info in walk_files(path, None, problems):
+        if not rel.endswith(suffix):
+            continue
+        full = path / native(rel)
+        if not stat.S_ISREG(info.st_mode):
+            problems.append(Problem(str(full), "", "is not a regular file (a link, folder, device or pipe)",
+                                    refused=True))  # fmt: skip
+            continue
+        try:
+            files[rel] = read_regular(full)
+        except ReadFailure as exc:
+            problems.append(Problem(str(full), "", exc.message, refused=exc.refused))
+    return files, problems
+
+
 def inputs_digest(digests: Mapping[str, str]) -> str:
     """One digest for a build's inputs: sha256 over sorted '<folder> <seal digest>' lines."""
     text = "".join(f"{rel} {digests[rel]}\n" for rel in sorted(digests))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-__all__ = ["SEAL_NAME", "BenchmarkLayout", "VerifiedFolder", "discover", "verify_folder"]
+__all__ = ["SEAL_NAME", "BenchmarkLayout", "FolderReads", "VerifiedFolder", "discover", "verify_folder"]

@@ -61,21 +61,19 @@ def _float(text: str) -> float:
     return value
 
 
-_NON_FINITE = re.compile(r"NaN|-?Infinity|-?\d+(?:\.\d+)?[eE][+-]?\d+")
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|NaN|-?Infinity|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
+"""A string, a named constant or a whole number: each matched once from its first character, so
+locating scans the text in one pass (never a backtracking match started inside a long number)."""
 
 
 def _place(text: str, where: str) -> str:
     """Line and column of the first non-finite literal outside strings (the hooks cannot say)."""
-    in_string = escaped = False
-    for offset, char in enumerate(text):
-        if in_string:
-            escaped, in_string = (not escaped and char == "\\"), in_string and (escaped or char != '"')
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token[0] == '"' or not (token[-1].isalpha() or any(c in token for c in ".eE")):
             continue
-        if char == '"':
-            in_string = True
-            continue
-        match = _NON_FINITE.match(text, offset)
-        if match and (match.group()[-1].isalpha() or not math.isfinite(float(match.group()))):
+        if token[-1].isalpha() or not math.isfinite(float(token)):
+            offset = match.start()
             line = text.count("\n", 0, offset) + 1
             column = offset - (text.rfind("\n", 0, offset) + 1) + 1
             return f"{where} column {column}" if where else f"line {line} column {column}"
@@ -141,22 +139,41 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
     except _Refusal as exc:
         return None, [Problem(file, _place(text, where), str(exc))]
     except RecursionError:
-        return None, [Problem(file, where, "JSON nesting is too deep")]
+        return None, [Problem(file, where, _TOO_DEEP)]
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         return None, [Problem(file, where, f"not valid JSON: {exc}")]
+    try:
+        problems = _duplicates_and_surrogates(value, text, file, prefix, _MARKED[0] != marked)
+    except RecursionError:
+        return None, [Problem(file, where, _TOO_DEEP)]
+    return (None if problems else value), problems
+
+
+_TOO_DEEP = "JSON nesting is too deep"
+
+
+def _duplicates_and_surrogates(value: Any, text: str, file: str, prefix: str, marked: bool) -> list[Problem]:
     problems: list[Problem] = []
-    for path in _find_duplicates(value, ()) if _MARKED[0] != marked else ():
+    for path in _find_duplicates(value, ()) if marked else ():
         place = f"{prefix}{path}"
         problems.append(Problem(file, place, "duplicate key: every key may appear once"))
     if _SURROGATE_ESCAPE.search(text):
         for path in _find_surrogates(value, ()):
             problems.append(Problem(file, f"{prefix}{path}", "lone UTF-16 surrogate escape: not text"))
-    return (None if problems else value), problems
+    return problems
+
+
+MAX_DOCUMENT_BYTES = 16 << 20
+"""A whole-file JSON document (a declaration, a contract, a run's facts, one scenario): 16 MiB. Parsed
+as one value it costs many times its size in memory; rows belong in a JSON Lines file."""
 
 
 def load_json_bytes(data: bytes, file: str) -> tuple[Any, list[Problem]]:
     """Decode and parse one JSON file's bytes. Every file benchsite reads holds an object, so a
     document that is ``null`` is a problem too (never a silently missing file)."""
+    if len(data) > MAX_DOCUMENT_BYTES:
+        reason = f"the document is {len(data)} bytes: a JSON document may hold at most {MAX_DOCUMENT_BYTES}"
+        return None, [Problem(file, "", reason + " bytes (rows belong in a JSON Lines file)")]
     text, problem = decode_text(data, file)
     if problem is not None or text is None:
         return None, [problem] if problem else []
@@ -225,6 +242,8 @@ def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tu
         return model.model_validate(_tuples(value)), []
     except ValidationError as exc:
         return None, _problems(exc, file, where)
+    except RecursionError:
+        return None, [Problem(file, where, _TOO_DEEP)]
 
 
 def _validate_line(model: type[M], line: str, file: str, where: str) -> tuple[M | None, list[Problem]]:

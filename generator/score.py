@@ -23,15 +23,16 @@ from generator.families.base import BenchmarkContext, RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.inputs import (
     BenchmarkLayout,
+    FolderReads,
     VerifiedFolder,
     discover,
     id_problem,
     inputs_digest,
-    verify_folder,
 )
 from generator.jsonio import compact_json, load_json_bytes, validate_model
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
+from generator.seal import key_of
 from generator.workers import Shared, in_workers, render_one, score_one, verified_run
 
 DECLARATION = "benchmark.json"
@@ -132,6 +133,8 @@ class ScoreOptions:
     """A dask.distributed scheduler address: runs are scored by its workers (``generator.cluster``)."""
     counts: Counter[str] = field(default_factory=Counter, compare=False)
     """Runs "reused" from the cache and "scored" so far, and runs whose pages were "rendered"."""
+    reads: FolderReads = field(default_factory=FolderReads, compare=False)
+    """The sealed folders this build read: each seal once, a revealed benchmark's files once."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -173,7 +176,7 @@ def _run_id_problem(
     layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
 ) -> Problem | None:
     """A run id names files and anchors: it must be usable and unique when case is ignored."""
-    run_path = layout.path / rel
+    run_path = layout.run_path(rel)
     if run_id is None:
         return Problem(str(run_path), "", "a sealed folder where this family's layout has no run")
     bad = id_problem("run", run_id, run_path)
@@ -186,11 +189,11 @@ def _run_id_problem(
 
 
 def _run_folder(
-    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
+    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str], reads: FolderReads
 ) -> tuple[VerifiedFolder | None, list[Problem]]:
     """Verify one sealed subfolder of a benchmark, after checking its id."""
     bad = _run_id_problem(layout, rel, run_id, seen)
-    return (None, [bad]) if bad is not None else verified_run(layout.path / rel)
+    return (None, [bad]) if bad is not None else verified_run(layout.run_path(rel), reads)
 
 
 def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
@@ -200,14 +203,15 @@ def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
         Problem(str(sub), "", "subfolder has no seal of its own: every run folder carries its own SHA256SUMS",
                 refused=True)
         for sub in sorted(layout.path.iterdir())
-        if sub.is_dir() and not sub.is_symlink() and sub.name not in sealed_tops
+        if sub.is_dir() and not sub.is_symlink() and key_of(sub.name) not in sealed_tops
     ]  # fmt: skip
 
 
-def _verify_runs_only(layout: BenchmarkLayout, runs: list[str]) -> list[Problem]:
+def _verify_runs_only(layout: BenchmarkLayout, runs: list[str], reads: FolderReads) -> list[Problem]:
     """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
     seen: dict[str, str] = {}
-    return [p for rel in runs for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen)[1] if p.refused]
+    return [p for rel in runs for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen, reads)[1]
+            if p.refused]  # fmt: skip
 
 
 def score_benchmark(
@@ -223,7 +227,7 @@ def score_benchmark(
     options = options or ScoreOptions()
     label = (root / layout.id).as_posix()
     unsealed = _unsealed_subfolders(layout)
-    folder, problems = verify_folder(layout.path, layout.runs)
+    folder, problems = options.reads.verify(layout.path, layout.runs)
     decl, contract, rubric_sha = None, None, ""
     if folder is not None:
         digests[layout.id] = folder.digest
@@ -231,15 +235,19 @@ def score_benchmark(
     if decl is not None and folder is not None:
         contract, rubric_sha, problems = _contract(label, decl, dict(folder.files))
     if folder is None or decl is None or contract is None or unsealed:
-        return None, unsealed + problems + _verify_runs_only(layout, list(layout.runs))
+        return None, unsealed + problems + _verify_runs_only(layout, list(layout.runs), options.reads)
     family = FAMILIES[decl.family]
     seen: dict[str, str] = {}
     runs = [r for r in layout.runs if r != family.reveal_folder]
+    jobs_at_once = options.jobs
     if family.reveal_folder in layout.runs:
         progress.advance()  # read below when reveals apply, else deliberately left out
+        options.reads.keep(folder)  # the blind version scores these same bytes again
+        jobs_at_once = 1  # runs verified in this process, so the blind version does not read them again
     reveal = None
     if family.reveal_folder in layout.runs and with_reveals:
-        reveal, problems = _run_folder(layout, family.reveal_folder, family.reveal_folder, seen)
+        reveal_folder = family.reveal_folder
+        reveal, problems = _run_folder(layout, reveal_folder, reveal_folder, seen, options.reads)
         if reveal is None:
             return None, problems
         digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
@@ -255,13 +263,15 @@ def score_benchmark(
         else:
             jobs.append((rel, run_id))
     cache_bench = bench_key(layout.id, folder.digest, reveal.digest if reveal else None)
-    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench, options.outputs)
+    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench, options.outputs,
+                    reads=options.reads)  # fmt: skip
     results: list[Any] = []
     keys: list[tuple[str, str]] = []
+    in_process = jobs_at_once == 1 and options.jobs > 1  # a reveal keeps this benchmark's reads here
     outcomes = (
         on_cluster(shared, jobs, options.scheduler)
-        if options.scheduler
-        else in_workers(shared, score_one, jobs, options.jobs)
+        if options.scheduler and not in_process
+        else in_workers(shared, score_one, jobs, jobs_at_once)
     )
     for outcome in outcomes:
         progress.advance()

@@ -8,19 +8,21 @@ seal above it; a subfolder holding its own seal is a separate sealed folder.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.errors import InputRefused, Problem, printable
+from generator.files import ReadFailure, chunks, is_link, open_regular, read_regular, reason
 
 SEAL_NAME = "SHA256SUMS"
 _LINE = re.compile(r"^([0-9a-f]{64}) ([ *])(.+)$")
-_READ_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -92,40 +94,79 @@ def parse_seal(path: Path, data: bytes) -> tuple[dict[str, str], list[Problem]]:
     return entries, problems
 
 
+def native(rel: str) -> str:
+    """A seal entry (UTF-8 text) as the name this process's OS calls turn back into the same bytes,
+    whatever the locale (under ``LC_ALL=C`` a 'U+00B7' in a name is two escaped bytes)."""
+    return os.fsdecode(rel.encode("utf-8"))
+
+
+def key_of(name: str) -> str | None:
+    """A walked name as seal entry text (its bytes decoded as UTF-8); None when they are not UTF-8."""
+    try:
+        return os.fsencode(name).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def read_sealed_folder(path: Path) -> tuple[SealedFolder | None, list[Problem]]:
     """Read and parse the seal of ``path``; refuse when there is none."""
     seal = path / SEAL_NAME
-    if seal.is_symlink() or (seal.exists() and not seal.is_file()):
-        return None, [_refuse(seal, "", "is not a regular file")]
-    if not seal.exists():
-        return None, [_refuse(path, "", f"no seal: the folder has no {SEAL_NAME}")]
-    data = seal.read_bytes()
+    try:
+        data = read_regular(seal)
+    except ReadFailure as exc:
+        if exc.errno == errno.ENOENT:
+            return None, [_refuse(path, "", f"no seal: the folder has no {SEAL_NAME}")]
+        if is_link(seal):
+            return None, [_refuse(seal, "", "is not a regular file (a symbolic link)")]
+        return None, [Problem(str(seal), "", exc.message, refused=exc.refused)]
     entries, problems = parse_seal(path, data)
     if problems:
         return None, problems
     return SealedFolder(path, data, entries), []
 
 
-def walk_files(root: Path, skip: set[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
-    """Every entry below ``root`` as (relative POSIX path, lstat), sorted, never following links,
-    never entering the folders in ``skip`` (relative paths: nested sealed folders)."""
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+def walk_files(
+    root: Path, skip: set[str] | None, problems: list[Problem]
+) -> Iterator[tuple[str, os.stat_result]]:
+    """Every entry below ``root`` as (relative path as UTF-8 text, lstat), sorted, never following
+    links, never entering the folders in ``skip`` (relative paths: nested sealed folders). A folder
+    that cannot be listed, an entry that cannot be examined and a name that is not UTF-8 are refusals
+    in ``problems``: nothing below a folder is skipped in silence."""
+
+    def unlisted(exc: OSError) -> None:
+        problems.append(_refuse(os.fsdecode(exc.filename or root), "", f"cannot be listed: {reason(exc)}"))
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unlisted):
         base = Path(dirpath)
-        here = "" if base == root else base.relative_to(root).as_posix() + "/"
-        dirnames[:] = sorted(d for d in dirnames if not skip or here + d not in skip)
-        for name in sorted(filenames + [d for d in dirnames if (base / d).is_symlink()]):
-            full = base / name
-            yield full.relative_to(root).as_posix(), full.lstat()
+        here = "" if base == root else (key_of(base.relative_to(root).as_posix()) or "") + "/"
+        keep = []
+        for name in sorted(dirnames):
+            if key_of(name) is None:
+                problems.append(_refuse(base / name, "", "the folder name is not valid UTF-8"))
+            elif not skip or here + (key_of(name) or "") not in skip:
+                keep.append(name)
+        dirnames[:] = keep
+        for name in sorted(filenames + [d for d in keep if is_link(base / d)]):
+            key = key_of(name)
+            if key is None:
+                problems.append(_refuse(base / name, "", "the file name is not valid UTF-8"))
+                continue
+            try:
+                info = (base / name).lstat()
+            except OSError as exc:
+                problems.append(_refuse(base / name, "", reason(exc)))
+                continue
+            yield here + key, info
 
 
 def nested_seals(root: Path) -> list[str]:
     """Relative paths of the nearest sealed subfolders below ``root`` (not ``root`` itself)."""
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames.sort()
+        dirnames[:] = sorted(d for d in dirnames if key_of(d) is not None)  # walk_files refuses the rest
         base = Path(dirpath)
         if base != root and SEAL_NAME in filenames:
-            found.append(base.relative_to(root).as_posix())
+            found.append(key_of(base.relative_to(root).as_posix()) or "")
             dirnames.clear()
     return sorted(found)
 
@@ -135,8 +176,8 @@ def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
     problems: list[Problem] = []
     seal = folder.path / SEAL_NAME
     present: set[str] = set()
-    for rel, info in walk_files(folder.path, nested):
-        full = folder.path / rel
+    for rel, info in walk_files(folder.path, nested, problems):
+        full = folder.path / native(rel)
         if stat.S_ISLNK(info.st_mode):
             problems.append(_refuse(full, "", "is a symbolic link: sealed inputs must be regular files"))
         elif not stat.S_ISREG(info.st_mode):
@@ -150,26 +191,27 @@ def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
         inside = next((p for p in ("/".join(parts[:i]) for i in range(1, len(parts))) if p in nested), None)
         if inside is not None:
             problems.append(_refuse(seal, rel, f"lists a file inside {inside}/, which has its own seal"))
-        elif rel not in present and not (folder.path / rel).is_symlink():
+        elif rel not in present and not is_link(folder.path / native(rel)):
             problems.append(_refuse(seal, rel, "listed file is missing"))
     return problems
 
 
 def hash_file(path: Path) -> str:
+    """sha256 of a regular file, streamed (no size cap: sealing is not reading)."""
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(_READ_CHUNK):
+    with open_regular(path, limit=sys.maxsize) as fd:
+        for chunk in chunks(fd, limit=sys.maxsize):
             digest.update(chunk)
     return digest.hexdigest()
 
 
 def read_verified(folder: SealedFolder, rel: str) -> tuple[bytes | None, Problem | None]:
     """Read one listed file and check its bytes against the seal in the same read."""
-    full = folder.path / rel
+    full = folder.path / native(rel)
     try:
-        data = full.read_bytes()
-    except OSError as exc:
-        return None, _refuse(full, "", f"cannot be read: {exc.strerror}")
+        data = read_regular(full)
+    except ReadFailure as exc:
+        return None, Problem(str(full), "", exc.message, refused=exc.refused)
     actual = hashlib.sha256(data).hexdigest()
     if actual != folder.entries[rel]:
         message = f"hash mismatch: sealed {folder.entries[rel][:16]}…, found {actual[:16]}…"
@@ -177,45 +219,26 @@ def read_verified(folder: SealedFolder, rel: str) -> tuple[bytes | None, Problem
     return data, None
 
 
-def verify_hashes(folder: SealedFolder) -> list[Problem]:
-    """Hash every listed file (streamed) and compare with the seal."""
-    problems: list[Problem] = []
-    for rel, expected in sorted(folder.entries.items()):
-        full = folder.path / rel
-        if not full.is_file() or full.is_symlink():
-            continue  # reported by check_coverage
-        actual = hash_file(full)
-        if actual != expected:
-            message = f"hash mismatch: sealed {expected[:16]}…, found {actual[:16]}…"
-            problems.append(_refuse(full, "", message))
-    return problems
-
-
-def _utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def write_seal(path: Path) -> Path:
     """Seal a folder that has no seal: hash every regular file below it, sorted by path."""
     seal = path / SEAL_NAME
-    if seal.exists() or seal.is_symlink():
+    if os.path.lexists(seal):
         raise InputRefused(f"{seal}: a seal already exists; benchsite never changes an existing seal")
     lines: list[tuple[bytes, str]] = []
+    problems: list[Problem] = []
     bad: list[str] = []
-    for rel, info in walk_files(path, set(nested_seals(path))):
-        if not _utf8(rel):
-            bad.append(f"{path / rel}: cannot be sealed: the file name is not valid UTF-8")
-            continue
+    for rel, info in walk_files(path, set(nested_seals(path)), problems):
+        full = path / native(rel)
         if not stat.S_ISREG(info.st_mode) or _entry_problem(rel):
-            bad.append(f"{path / rel}: cannot be sealed (not a regular file, or an unsafe name)")
+            bad.append(f"{full}: cannot be sealed (not a regular file, or an unsafe name)")
             continue
-        lines.append((rel.encode("utf-8"), f"{hash_file(path / rel)}  {rel}\n"))
+        try:
+            lines.append((rel.encode("utf-8"), f"{hash_file(full)}  {rel}\n"))
+        except ReadFailure as exc:
+            bad.append(f"{full}: cannot be sealed: {exc.message}")
+    bad = [p.render() for p in problems] + [printable(line) for line in bad]
     if bad:
-        raise InputRefused("\n".join(printable(line) for line in bad))
+        raise InputRefused("\n".join(bad))
     if not lines:
         raise InputRefused(f"{path}: nothing to seal: the folder holds no files")
     data = "".join(line for _, line in sorted(lines)).encode("utf-8")

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from generator.cache import RunCache
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunView
-from generator.inputs import BenchmarkLayout, VerifiedFolder, verify_folder
+from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.render import render_run
 from generator.seal import nested_seals
 from generator.write import HELD_LOCKS
@@ -51,11 +51,14 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def verified_run(run_path: Path) -> tuple[VerifiedFolder | None, list[Problem]]:
-    """A run folder read and checked against its seal; it may not hold further sealed folders."""
+def verified_run(
+    run_path: Path, reads: FolderReads | None = None
+) -> tuple[VerifiedFolder | None, list[Problem]]:
+    """A run folder read and checked against its seal (through the build's ``reads``); it may not hold
+    further sealed folders."""
     if nested_seals(run_path):
         return None, [Problem(str(run_path), "", "a run folder may not hold further sealed folders")]
-    return verify_folder(run_path)
+    return (reads or FolderReads()).verify(run_path)
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class Shared:
     """The benchmark as its run pages show it: known once every run is folded in."""
     detail_model: type[BaseModel] | None = None
     """The type of a spooled run's rows, to render its pages from."""
+    reads: FolderReads | None = None
+    """The build's reads of sealed folders (a forked worker inherits what was read before the fork)."""
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def score_one(job: tuple[str, str]) -> Outcome:
     assert _SHARED is not None, "score_one runs inside in_workers only"
     shared = _SHARED
     rel, run_id = job
-    run, problems = verified_run(shared.layout.path / rel)
+    run, problems = verified_run(shared.layout.run_path(rel), shared.reads)
     if run is None:
         return Outcome(rel, run_id, None, None, None, problems)
     family = shared.family
