@@ -8,6 +8,7 @@ that fails at any point leaves the previous site as it was. A lock keeps two bui
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -52,20 +53,82 @@ HELD_LOCKS: set[int] = set()
 """File descriptors of the site locks this process holds: a forked scoring worker closes its copies,
 so a lock never outlives the build that took it (a flock is held while any copy stays open)."""
 
+LOCK_ATTEMPTS = 5
+"""Tries to take a lock file that its previous holder removed between our open and our flock."""
+
+
+def planted_link(path: Path, what: str) -> OutputError:
+    """The refusal for a symbolic link where benchsite keeps one of its own files."""
+    return OutputError(
+        f"{path}: is a symbolic link where benchsite keeps its {what}; benchsite never follows links "
+        "there (it would write outside the site): remove it and build again"
+    )
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise planted_link(path, "lock") from None
+        raise
+
+
+def _same_file_as(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (a finished build removes its lock file)."""
+    try:
+        here, there = os.fstat(fd), os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _take_lock(out: Path) -> int:
+    path = out / LOCK_NAME
+    for _ in range(LOCK_ATTEMPTS):
+        fd = _open_lock(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            break
+        except OSError:
+            os.close(fd)
+            raise
+        if _same_file_as(fd, path):
+            return fd
+        os.close(fd)
+    raise OutputError(f"{out}: another benchsite build is writing this site")
+
 
 @contextlib.contextmanager
 def site_lock(out: Path) -> Iterator[None]:
-    handle = (out / LOCK_NAME).open("a")
-    HELD_LOCKS.add(handle.fileno())
+    """The site's lock file, taken without waiting and removed when the build ends (held until
+    removed, so a build that opened it meanwhile sees it gone and takes a new one)."""
+    fd = _take_lock(out)
+    HELD_LOCKS.add(fd)
     try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputError(f"{out}: another benchsite build is writing this site") from None
         yield
     finally:
-        HELD_LOCKS.discard(handle.fileno())
-        handle.close()
+        HELD_LOCKS.discard(fd)
+        with contextlib.suppress(OSError):
+            (out / LOCK_NAME).unlink()
+        os.close(fd)
+
+
+def _sweep(out: Path) -> None:
+    """Remove what a killed build left (staging folders, index temporaries); refuse a planted link."""
+    for stale in sorted(out.glob(f"{TEMP_PREFIX}*")):
+        if stale.is_symlink():
+            raise planted_link(stale, "temporary files")
+        shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (never an existing file, never through a link) and write ``data``."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 class Staging:
@@ -216,7 +279,7 @@ def _stage_index(out: Path, added: list[tuple[str, Path]]) -> list[tuple[Path, P
         for file in INDEX_FILES:
             temp = out / f"{TEMP_PREFIX}{file}"
             staged.append((temp, out / file))
-            temp.write_bytes(data[file])
+            _write_new(temp, data[file])
     except OSError:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
@@ -238,17 +301,19 @@ class SiteWriter:
         self.out = out
         self.stages: list[Staging] = []
         self._lock: contextlib.ExitStack | None = None
+        self._created: list[Path] = []
+        """Folders this build created for ``out``, innermost first: a failed build removes them."""
 
     def __enter__(self) -> SiteWriter:
         try:
+            self._created = [p for p in (self.out, *self.out.parents) if not p.exists()]
             self.out.mkdir(parents=True, exist_ok=True)
-            stack = contextlib.ExitStack()
-            stack.enter_context(site_lock(self.out))
-            self._lock = stack
-            for stale in self.out.glob(f"{TEMP_PREFIX}*"):
-                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
-        except OSError as exc:
-            raise _output_error(exc, self.out) from None
+            self._lock = contextlib.ExitStack()
+            self._lock.enter_context(site_lock(self.out))
+            _sweep(self.out)
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, None)
+            raise
         return self
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
@@ -256,6 +321,10 @@ class SiteWriter:
             shutil.rmtree(stage.folder, ignore_errors=True)
         if self._lock is not None:
             self._lock.close()
+        if exc is not None:
+            for folder in self._created:  # a refused build leaves a new --out as it was: absent
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
         if isinstance(exc, OSError):
             raise _output_error(exc, self.out) from None
 

@@ -1,0 +1,76 @@
+"""Issue 18 (Hardening II), the output side: the site lock and staging, the run-details spools, the
+versions index, the no-op rebuild and the run cache. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.conftest import CORPUS, run_cli, snapshot
+from tests.test_blind_scan import BENCH, REVEALED, cite_blind_scores, provider_names, reseal
+
+# --- the site lock and the staging folders (item 17, and a refused build's lock) ------------------
+
+
+def test_a_planted_lock_symlink_is_refused_and_its_target_never_created(tmp_path: Path) -> None:
+    out, outside = tmp_path / "site", tmp_path / "outside" / "made-by-benchsite"
+    out.mkdir()
+    outside.parent.mkdir()
+    (out / ".benchsite.lock").symlink_to(outside)
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 2, result.output
+    assert f"{out / '.benchsite.lock'}: is a symbolic link" in result.output
+    assert not outside.exists()
+    assert sorted(p.name for p in out.iterdir()) == [".benchsite.lock"]
+
+
+def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path) -> None:
+    out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("not benchsite's")
+    (out / ".benchsite-tmp-planted").symlink_to(elsewhere)
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 2, result.output
+    assert f"{out / '.benchsite-tmp-planted'}: is a symbolic link" in result.output
+    assert "None" not in result.output
+    assert (elsewhere / "keep.txt").read_text() == "not benchsite's"
+    assert sorted(p.name for p in out.iterdir()) == [".benchsite-tmp-planted"]
+
+
+def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_refused_build_into_a_new_out_leaves_no_out_behind(tmp_path: Path) -> None:
+    """The refusal comes after the site lock was taken (the blind version's scan)."""
+    runs = tmp_path / "runs"
+    shutil.copytree(CORPUS, runs)
+    run = runs / BENCH / "run-p-a"
+    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    meta["producer"] = f"harness of {provider_names()['P-A']}"
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    reseal(run)
+    cite_blind_scores(runs)
+    out = tmp_path / "new" / "site"
+    result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)
+    assert result.exit_code == 4, result.output
+    assert not out.exists()
+
+
+def test_a_refused_build_into_an_existing_site_leaves_it_byte_identical(tmp_path: Path) -> None:
+    """A version conflict is found with the site lock held: nothing of the build may remain."""
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "-q").exit_code == 0
+    before = snapshot(out)
+    runs = tmp_path / "runs"
+    shutil.copytree(CORPUS, runs)
+    shutil.rmtree(runs / "agent-dx")
+    result = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "-q")
+    assert result.exit_code == 5, result.output
+    assert snapshot(out) == before
+    assert not (out / ".benchsite.lock").exists()
