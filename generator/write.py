@@ -50,8 +50,9 @@ def check_output(out: Path, inputs: Path) -> None:
 
 
 HELD_LOCKS: set[int] = set()
-"""File descriptors of the site locks this process holds: a forked scoring worker closes its copies,
-so a lock never outlives the build that took it (a flock is held while any copy stays open)."""
+"""File descriptors of the locks this process holds (the site lock, the run-details spool's): a forked
+scoring worker closes its copies, so a lock never outlives the build that took it (a flock is held
+while any copy stays open)."""
 
 LOCK_ATTEMPTS = 5
 """Tries to take a lock file that its previous holder removed between our open and our flock."""

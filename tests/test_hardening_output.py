@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
+import pytest
+
+from generator.score import Details
 from tests.conftest import CORPUS, run_cli, snapshot
 from tests.test_blind_scan import BENCH, REVEALED, cite_blind_scores, provider_names, reseal
 
@@ -74,3 +80,32 @@ def test_a_refused_build_into_an_existing_site_leaves_it_byte_identical(tmp_path
     assert result.exit_code == 5, result.output
     assert snapshot(out) == before
     assert not (out / ".benchsite.lock").exists()
+
+
+# --- run-details spools (item 11) ------------------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    """The PID of a process that has exited: what a live build in another PID namespace looks like."""
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    return int(child.stdout)
+
+
+def test_the_spool_sweep_keeps_a_running_builds_spool_whatever_its_pid_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    running = Details()
+    try:
+        elsewhere = tmp_path / f"{Details.PREFIX}{_dead_pid()}-other"
+        running.folder.rename(elsewhere)  # its PID means nothing here; it is still being written
+        running.folder = elsewhere
+        running.put_bytes("bench", "run", b"{}")
+        killed = tmp_path / f"{Details.PREFIX}{_dead_pid()}-killed"
+        (killed / "bench" / "rows").mkdir(parents=True)
+        Details.sweep_stale()
+        assert (elsewhere / "bench" / "rows" / "run.json").read_bytes() == b"{}"
+        assert not killed.exists()  # no build holds it: swept
+    finally:
+        running.close()
+    assert not elsewhere.exists()
