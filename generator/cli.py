@@ -112,7 +112,12 @@ def build_cmd(
     cache_dir: Path | None,
     no_cache: bool,
 ) -> None:
-    """Verify the inputs, compute every figure, and publish one immutable site version."""
+    """Verify the inputs, compute every figure, and publish one immutable site version.
+
+    Rebuilding a version that exists from the same inputs is a no-op that checks every published
+    file of it against the sha256 its data/build.json lists: a changed, added or removed file is
+    refused (exit 5) and left as it is; restore the folder, or delete it and build again.
+    """
     progress = Progress.for_terminal(quiet)
     options = score_options(jobs, cache_dir, no_cache)
     if output_format == "mkdocs":
@@ -144,7 +149,8 @@ def summary(result: BuildResult) -> str:
         return "\n".join([
             f"unchanged: {result.published.path} (same sealed inputs and generator: nothing re-rendered)",
             files,
-            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal)",
+            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal, "
+            "every published file against the sha256 its build record lists)",
         ])  # fmt: skip
     report = result.scored.report
     state = (

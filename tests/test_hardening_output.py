@@ -8,13 +8,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from generator.score import Details
 from tests.conftest import CORPUS, run_cli, snapshot
-from tests.test_blind_scan import BENCH, REVEALED, cite_blind_scores, provider_names, reseal
+from tests.test_blind_scan import BENCH, BLIND, REVEALED, cite_blind_scores, provider_names, reseal
 
 # --- the site lock and the staging folders (item 17, and a refused build's lock) ------------------
 
@@ -109,3 +110,95 @@ def test_the_spool_sweep_keeps_a_running_builds_spool_whatever_its_pid_says(
     finally:
         running.close()
     assert not elsewhere.exists()
+
+
+# --- the versions index: damaged earlier versions (item 7), versions the site never recorded --------
+
+
+def _build(runs: Path, out: Path, version: str) -> None:
+    result = run_cli("build", "--runs", runs, "--out", out, "--site-version", version, "--quiet")
+    assert result.exit_code == 0, result.output
+
+
+def _versions(out: Path) -> dict[str, object]:
+    index: dict[str, object] = json.loads((out / "versions.json").read_bytes())
+    return index
+
+
+def test_a_damaged_earlier_version_is_not_comparable_never_a_crash(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    site_json = out / "v1" / "data" / "site.json"
+    report = json.loads(site_json.read_bytes())
+    ranked = next(b for b in report["benchmarks"] if b["rankings"])
+    ranked["rankings"][0]["rows"][0]["estimate"] = "a string where a figure was"
+    site_json.write_text(json.dumps(report), encoding="utf-8")
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v2", "--quiet")
+    assert result.exit_code == 0, result.output
+    change = json.loads((out / "versions.json").read_bytes())["changes"][-1]
+    assert (change["version"], change["comparable"]) == ("v2", False)
+    assert "v1" in change["note"] and "data/site.json" in change["note"]
+    assert "Not comparable" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_root_index_lists_only_versions_the_site_recorded(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    shutil.copytree(out / "v1", out / "copy-of-v1")  # holds a data/build.json, was never published
+    (out / "stray" / "data").mkdir(parents=True)
+    (out / "stray" / "data" / "build.json").write_text("{}")
+    _build(CORPUS, out, "v2")
+    assert json.loads((out / "versions.json").read_bytes())["versions"] == [BLIND, "v1", "v2"]
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "copy-of-v1" not in page and "stray" not in page
+    (out / "versions.json").unlink()  # the record lost: rebuilt from folders whose record names them
+    _build(CORPUS, out, "v3")
+    assert json.loads((out / "versions.json").read_bytes())["versions"] == [BLIND, "v1", "v2", "v3"]
+
+
+# --- the no-op rebuild verifies the published bytes (item 8) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rel", "change"),
+    [
+        ("index.html", lambda data: data.replace(b"</main>", b"<p>tampered</p></main>")),
+        ("data/site.json", lambda data: data + b"\n"),
+        ("data/build.json", lambda data: data.replace(b'"title": "', b'"title": "Tampered ', 1)),
+    ],
+)
+def test_a_no_op_rebuild_refuses_a_tampered_published_file(
+    tmp_path: Path, rel: str, change: Callable[[bytes], bytes]
+) -> None:
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    page = out / "v1" / rel
+    tampered = change(page.read_bytes())
+    assert tampered != page.read_bytes()
+    page.write_bytes(tampered)
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 5, result.output
+    assert f"{out / 'v1'}: published version 'v1' was changed after publication: {rel}" in result.output
+    assert page.read_bytes() == tampered  # refused, not rewritten: versions are immutable
+
+
+def test_a_no_op_rebuild_refuses_a_published_file_added_or_removed(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    (out / "v1" / "extra.html").write_text("<p>planted</p>")
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert (result.exit_code, "extra.html" in result.output) == (5, True), result.output
+    (out / "v1" / "extra.html").unlink()
+    (out / "v1" / "report.html").unlink()
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert (result.exit_code, "report.html" in result.output) == (5, True), result.output
+
+
+def test_an_untouched_version_is_still_a_no_op(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    before = snapshot(out)
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
+    assert result.exit_code == 0, result.output
+    assert "unchanged:" in result.output and "published file" in result.output
+    assert snapshot(out) == before
