@@ -10,9 +10,9 @@ import click
 
 from generator import __version__
 from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
-from generator.cache import RunCache, default_folder
+from generator.cache import default_folder, open_cache
 from generator.compare import compare, read_store_run, run_compare, summary_text
-from generator.errors import Incomparable
+from generator.errors import Incomparable, printable
 from generator.jsonio import canonical_json
 from generator.progress import Progress
 from generator.schemas import SCHEMAS, schema_json
@@ -52,7 +52,10 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
         default=None,
         envvar="BENCHSITE_CACHE",
         help="Run cache folder: a run whose seal, benchmark and generator are unchanged is not parsed "
-        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE].",
+        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE]. "
+        "Entries carry an HMAC under your key ($BENCHSITE_CACHE_KEY, else "
+        "~/.config/benchsite/cache-key, made 0600 on first use); a folder others can write to is "
+        "not used (a warning says why).",
     )(command)
     return click.option(
         "--jobs",
@@ -64,8 +67,11 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def score_options(jobs: int | None, cache_dir: Path | None, no_cache: bool) -> ScoreOptions:
-    folder = None if no_cache else cache_dir or default_folder()
-    return ScoreOptions(cache=RunCache(folder), jobs=jobs or default_jobs())
+    """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
+    cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
+    if warning:
+        click.echo(f"warning: {printable(warning)}", err=True)
+    return ScoreOptions(cache=cache, jobs=jobs or default_jobs())
 
 
 @click.group(epilog=EXIT_CODES)

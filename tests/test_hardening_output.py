@@ -3,8 +3,13 @@ versions index, the no-op rebuild and the run cache. Each test failed before its
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
+import os
+import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -202,3 +207,104 @@ def test_an_untouched_version_is_still_a_no_op(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "unchanged:" in result.output and "published file" in result.output
     assert snapshot(out) == before
+
+
+# --- the run cache: keyed entries, owner and mode checks (item 4) ----------------------------------
+
+
+def _cached_build(out: Path, cache: Path, key: Path, *more: str) -> str:
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--cache", cache, *more)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _reused(output: str) -> int:
+    return int(re.search(r"reused from the run cache (\d+)", output)[1])  # type: ignore[index]
+
+
+@pytest.fixture
+def keyed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A run cache folder and the user's key file, both private and apart."""
+    cache, key = tmp_path / "cache", tmp_path / "config" / "cache-key"
+    monkeypatch.setenv("BENCHSITE_CACHE_KEY", str(key))
+    return cache, key
+
+
+def _run_entries(cache: Path) -> list[Path]:
+    return sorted(p for p in (cache / "runs-v1").rglob("*.json") if not p.name.endswith(".detail.json"))
+
+
+def _reseal_entry(path: Path, key: bytes) -> None:
+    """What a forger with write access does after changing an entry: recompute its checksum, with
+    the only key they have (their own)."""
+    fields = json.loads(path.read_bytes())
+    fields.pop("sha256", None), fields.pop("mac", None)
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    digest = hashlib.sha256(text).hexdigest()
+    path.write_text(json.dumps(fields | {"sha256": digest, "mac": hmac.new(key, text, "sha256").hexdigest()}))
+
+
+def test_a_forged_run_entry_with_recomputed_checksums_is_redone(
+    tmp_path: Path, keyed: tuple[Path, Path]
+) -> None:
+    cache, key = keyed
+    first = _cached_build(tmp_path / "a", cache, key)
+    entries = _run_entries(cache)
+    assert entries and _reused(_cached_build(tmp_path / "warm", cache, key)) > 0
+    for entry in entries:
+        fields = json.loads(entry.read_bytes())
+        fields["summary"]["producer"] = "FORGED-PRODUCER"
+        entry.write_text(json.dumps(fields))
+        _reseal_entry(entry, b"the forger's own key")
+    output = _cached_build(tmp_path / "b", cache, key)
+    assert _reused(output) == 0, output
+    assert b"FORGED-PRODUCER" not in (tmp_path / "b" / "v1" / "data" / "site.json").read_bytes()
+    assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a"), first
+
+
+def test_entries_kept_under_another_users_key_are_redone(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+    cache, key = keyed
+    _cached_build(tmp_path / "a", cache, key)
+    assert _reused(_cached_build(tmp_path / "b", cache, key)) > 0
+    key.unlink()  # another user (another key) sharing the folder
+    assert _reused(_cached_build(tmp_path / "c", cache, key)) == 0
+
+
+def test_the_key_is_created_private_and_a_shared_one_is_refused(
+    tmp_path: Path, keyed: tuple[Path, Path]
+) -> None:
+    cache, key = keyed
+    _cached_build(tmp_path / "a", cache, key)
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert re.fullmatch(r"[0-9a-f]{64}\n", key.read_text())
+    key.chmod(0o644)
+    output = _cached_build(tmp_path / "b", cache, key)
+    assert f"warning: {cache}: not used as the run cache: {key}: readable or writable by others" in output
+    assert _reused(output) == 0
+
+
+def test_a_cache_folder_writable_by_others_is_not_used(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+    cache, key = keyed
+    _cached_build(tmp_path / "a", cache, key)
+    cache.chmod(0o777)
+    output = _cached_build(tmp_path / "b", cache, key)
+    assert f"warning: {cache}: not used as the run cache: {cache}: writable by others" in output
+    assert _reused(output) == 0
+    assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a")
+
+
+@pytest.mark.parametrize("how", ["another owner", "group-writable"])
+def test_a_cache_entry_not_owned_by_the_user_or_writable_by_others_is_redone(
+    tmp_path: Path, keyed: tuple[Path, Path], how: str
+) -> None:
+    if how == "another owner" and os.geteuid() != 0:
+        pytest.skip("giving a file to another owner needs root")
+    cache, key = keyed
+    _cached_build(tmp_path / "a", cache, key)
+    entries = _run_entries(cache)
+    for entry in entries:
+        if how == "another owner":
+            os.chown(entry, os.geteuid() + 4242, -1)
+        else:
+            entry.chmod(0o664)
+    assert _reused(_cached_build(tmp_path / "b", cache, key)) == 0
