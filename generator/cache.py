@@ -26,8 +26,9 @@ as hex, created 0600 on first use). An entry forged or copied from another key's
 and is redone. As ssh does with its files, a cache folder not owned by the user or writable by
 others, one below a folder others may write to (without the sticky bit), and a key file not the
 user's own or readable by others are not used: the build warns, naming the folder and the reason,
-and runs without the cache. An entry or file not owned by the user or writable by others is
-redone. The cache is still the user's: an auditor re-derives every figure with ``--no-cache``.
+and runs without the cache; so does a key in a folder others may write to. An entry or file not
+owned by the user or writable by others is redone. The cache is still the user's: an auditor
+re-derives every figure with ``--no-cache``.
 
 Only runs that scored without a problem are kept. Writing is best effort (a full or read-only disk
 costs the cache, never the build) and atomic (a temporary file renamed into place, the entry
@@ -94,7 +95,7 @@ def _check_folder(folder: Path) -> None:
         if not real.is_dir():
             raise Untrusted(f"{folder}: not a folder")
         _check_owned(folder, real.stat())
-    for above in real.parents:
+    for above in (p for p in real.parents if p.exists()):  # the missing ones are made 0700
         mode = above.stat()
         if mode.st_uid not in (0, os.geteuid()):
             raise Untrusted(f"{above}: owned by user {mode.st_uid}, not by you or root")
@@ -153,6 +154,7 @@ def open_cache(folder: Path | None, key_file: Path | None = None) -> tuple[RunCa
             raise Untrusted(f"{key_path}: the key may not be kept inside the cache it protects")
         _check_folder(folder)
         key = user_key(key_path)
+        _check_folder(key_path.parent)  # else another could put their key there, and forge with it
     except (Untrusted, OSError) as exc:
         reason = str(exc) if isinstance(exc, Untrusted) else f"{exc.filename or key_path}: {exc.strerror}"
         return RunCache(None), f"{folder}: not used as the run cache: {reason}; building without it"

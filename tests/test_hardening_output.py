@@ -244,6 +244,7 @@ def _reseal_entry(path: Path, key: bytes) -> None:
     path.write_text(json.dumps(fields | {"sha256": digest, "mac": hmac.new(key, text, "sha256").hexdigest()}))
 
 
+@pytest.mark.slow
 def test_a_forged_run_entry_with_recomputed_checksums_is_redone(
     tmp_path: Path, keyed: tuple[Path, Path]
 ) -> None:
@@ -262,6 +263,7 @@ def test_a_forged_run_entry_with_recomputed_checksums_is_redone(
     assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a"), first
 
 
+@pytest.mark.slow
 def test_entries_kept_under_another_users_key_are_redone(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
     cache, key = keyed
     _cached_build(tmp_path / "a", cache, key)
@@ -308,3 +310,21 @@ def test_a_cache_entry_not_owned_by_the_user_or_writable_by_others_is_redone(
         else:
             entry.chmod(0o664)
     assert _reused(_cached_build(tmp_path / "b", cache, key)) == 0
+
+
+def test_a_new_cache_and_key_below_missing_folders_are_made_private_and_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache, key = tmp_path / "xdg-cache" / "benchsite", tmp_path / "xdg-config" / "benchsite" / "cache-key"
+    monkeypatch.setenv("BENCHSITE_CACHE_KEY", str(key))
+    assert "warning" not in _cached_build(tmp_path / "a", cache, key)
+    assert _reused(_cached_build(tmp_path / "b", cache, key)) > 0
+    assert stat.S_IMODE(cache.stat().st_mode) == stat.S_IMODE(key.parent.stat().st_mode) == 0o700
+
+
+def test_a_key_in_a_folder_others_can_write_is_refused(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+    cache, key = keyed
+    _cached_build(tmp_path / "a", cache, key)
+    key.parent.chmod(0o777)  # anyone could put their own key there, and forge entries with it
+    output = _cached_build(tmp_path / "b", cache, key)
+    assert f"warning: {cache}: not used as the run cache: {key.parent}: writable by others" in output
