@@ -157,7 +157,7 @@ def open_cache(folder: Path | None, key_file: Path | None = None) -> tuple[RunCa
         _check_folder(key_path.parent)  # else another could put their key there, and forge with it
     except (Untrusted, OSError) as exc:
         reason = str(exc) if isinstance(exc, Untrusted) else f"{exc.filename or key_path}: {exc.strerror}"
-        return RunCache(None), f"{folder}: not used as the run cache: {reason}; building without it"
+        return RunCache(None), f"{folder}: not used as the run cache: {reason}; every run is scored"
     return RunCache(folder, key), None
 
 
