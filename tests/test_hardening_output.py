@@ -328,3 +328,20 @@ def test_a_key_in_a_folder_others_can_write_is_refused(tmp_path: Path, keyed: tu
     key.parent.chmod(0o777)  # anyone could put their own key there, and forge entries with it
     output = _cached_build(tmp_path / "b", cache, key)
     assert f"warning: {cache}: not used as the run cache: {key.parent}: writable by others" in output
+
+
+@pytest.mark.slow
+def test_a_version_whose_record_lists_no_hashes_is_compared_byte_for_byte(tmp_path: Path) -> None:
+    """Published by an older generator (no ``files`` in its record): the full path compares bytes."""
+    out = tmp_path / "site"
+    _build(CORPUS, out, "v1")
+    record = out / "v1" / "data" / "build.json"
+    fields = json.loads(record.read_bytes())
+    del fields["files"]
+    record.write_text(json.dumps(fields, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    again = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
+    assert again.exit_code == 0 and "verified byte for byte" in again.output, again.output
+    report = out / "v1" / "report.html"
+    report.write_bytes(report.read_bytes() + b"<!-- tampered -->")
+    refused = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert refused.exit_code == 5 and "different bytes in report.html" in refused.output, refused.output
