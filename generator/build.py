@@ -17,10 +17,18 @@ from generator.identity import generator_digest, seals_digest
 from generator.inputs import SAFE_ID, FolderReads
 from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
-from generator.render import render_site
+from generator.render import build_record, render_site
 from generator.report import BuildRecord, SiteReport
 from generator.score import Details, Scored, ScoreOptions, score_inputs
-from generator.write import Published, SiteWriter, Staging, check_output, replace_export
+from generator.write import (
+    BUILD_RECORD,
+    Published,
+    SiteWriter,
+    Staging,
+    check_output,
+    check_published,
+    replace_export,
+)
 
 
 @dataclass(frozen=True)
@@ -142,8 +150,10 @@ def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport
 
 def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
-    this same generator. Every file is still hashed against its seal; no JSON is parsed, nothing is
-    scored or rendered. Anything else (a problem, another digest) takes the full path, which says why.
+    this same generator. Every input file is still hashed against its seal and every published file
+    against the sha256 the version's build record lists (a changed one is refused, exit 5); no input
+    is parsed, nothing is scored or rendered. Anything else (a problem, another digest, a version
+    whose record lists no hashes) takes the full path, which says why or compares every byte.
     Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
     each file once, in the full path."""
     reads = config.options.reads
@@ -152,15 +162,17 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
         return None
     target = config.out / (config.site_version or f"sha-{digest[:12]}")
     try:
-        record = BuildRecord.model_validate_json((target / "data" / "build.json").read_bytes())
+        raw = (target / BUILD_RECORD).read_bytes()
+        record = BuildRecord.model_validate_json(raw)
     except (OSError, ValueError):
         return None
-    if record.inputs_digest != digest or record.generator_digest != generator_digest():
+    if record.inputs_digest != digest or record.generator_digest != generator_digest() or not record.files:
         return None
     if seals_digest(config.runs, reads) != digest:
         return None
     with SiteWriter(config.out) as writer:
-        writer.refresh()
+        check_published(target, record, raw, _expected_record(target, record))
+        writer.refresh(target.name)
     files = [p for p in target.rglob("*") if p.is_file()]
     kinds = Counter(p.suffix or "(none)" for p in files)
     seconds = {"verify seals": time.monotonic() - clock[0]}
@@ -172,6 +184,16 @@ def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
 def _reading_once(config: BuildConfig) -> BuildConfig:
     """The config with fresh folder reads: one build reads each input once, and no build sees another's."""
     return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
+
+
+def _expected_record(target: Path, record: BuildRecord) -> bytes:
+    """The build record the version's own ``data/site.json`` yields (empty when that cannot be read:
+    then the record cannot be the expected one)."""
+    try:
+        report = SiteReport.model_validate_json((target / "data" / "site.json").read_bytes())
+    except (OSError, ValueError):
+        return b""
+    return build_record(report, record.files)
 
 
 def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
@@ -209,7 +231,8 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
             clock.append(time.monotonic())
             files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)
             size = sum((stage.folder / p).stat().st_size for p in stage.paths)
-            *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)])
+            cited = () if blind else tuple({v for v, _ in _citations(scored.report).values()})
+            *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)], cited)
             blind_published = before[0] if before else None
             clock.append(time.monotonic())
     finally:

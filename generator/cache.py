@@ -16,20 +16,34 @@ Entries are data, never code (JSON, no pickle)::
     <cache>/pages-v1/<key[:2]>/<key>.json            page paths and digests, rows of a paged run
     <cache>/pages-v1/<key[:2]>/<key>.page-<n>.html   each page, checked by size and sha256
 
-An entry that does not parse, validate, name its own key, match its own digest or match its files
-is deleted and its work done again; it is never trusted. (The digests catch a damaged entry, not a
-forged one: the cache is the user's own folder. An auditor re-derives every figure with
-``--no-cache``.) Only runs that scored without a problem are kept. Writing is best effort (a full
-or read-only disk costs the cache, never the build) and atomic (a temporary file renamed into
-place, the entry last), so concurrent builds can share a cache. Deleting the folder is always
-safe: it costs one full build.
+An entry that does not parse, validate, name its own key, carry its own MAC or match its files is
+deleted and its work done again; it is never trusted.
+
+**Trust.** Each entry carries an HMAC-SHA256 over its fields (which name its files' sha256) under a
+per-user secret key kept outside the cache (``$BENCHSITE_CACHE_KEY``, else
+``$XDG_CONFIG_HOME/benchsite/cache-key``, else ``~/.config/benchsite/cache-key``; 32 random bytes
+as hex, created 0600 on first use). An entry forged or copied from another key's cache fails its MAC
+and is redone. As ssh does with its files, a cache folder not owned by the user or writable by
+others, one below a folder others may write to (without the sticky bit), and a key file not the
+user's own or readable by others are not used: the build warns, naming the folder and the reason,
+and runs without the cache; so does a key in a folder others may write to. An entry or file not
+owned by the user or writable by others is redone. The cache is still the user's: an auditor
+re-derives every figure with ``--no-cache``.
+
+Only runs that scored without a problem are kept. Writing is best effort (a full or read-only disk
+costs the cache, never the build) and atomic (a temporary file renamed into place, the entry
+last), so concurrent builds can share a cache. Deleting the folder is always safe: it costs one
+full build.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import os
+import secrets
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,13 +55,110 @@ from generator.figures import Model
 from generator.identity import generator_digest
 from generator.jsonio import compact_json
 
-FORMAT = "benchsite-run-cache/1"
+FORMAT = "benchsite-run-cache/2"
+KEY_ENV = "BENCHSITE_CACHE_KEY"
+OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
 
 
 def default_folder() -> Path:
     """``$XDG_CACHE_HOME/benchsite``, else ``~/.cache/benchsite``."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "benchsite"
+
+
+def default_key_file() -> Path:
+    """``$BENCHSITE_CACHE_KEY``, else ``$XDG_CONFIG_HOME/benchsite/cache-key``, else
+    ``~/.config/benchsite/cache-key``: apart from the cache, which others may be able to read."""
+    if os.environ.get(KEY_ENV):
+        return Path(os.environ[KEY_ENV])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "benchsite" / "cache-key"
+
+
+class Untrusted(Exception):
+    """Why a cache folder, key or entry is not used (names the path and the reason)."""
+
+
+def _check_owned(path: Path, mode: os.stat_result, private: bool = False) -> None:
+    """As ssh checks its files: the user's own, not writable (``private``: nor readable) by others."""
+    if mode.st_uid != os.geteuid():
+        raise Untrusted(f"{path}: owned by user {mode.st_uid}, not by you")
+    if mode.st_mode & (0o077 if private else OTHERS_WRITE):
+        raise Untrusted(f"{path}: {'readable or writable' if private else 'writable'} by others")
+
+
+def _check_folder(folder: Path) -> None:
+    """The folder (if present) the user's own and closed to others; every folder above it owned by
+    the user or root and closed to others unless sticky (as ``/tmp`` is), so no one else can swap it."""
+    real = folder.resolve()
+    if real.exists():
+        if not real.is_dir():
+            raise Untrusted(f"{folder}: not a folder")
+        _check_owned(folder, real.stat())
+    for above in (p for p in real.parents if p.exists()):  # the missing ones are made 0700
+        mode = above.stat()
+        if mode.st_uid not in (0, os.geteuid()):
+            raise Untrusted(f"{above}: owned by user {mode.st_uid}, not by you or root")
+        if mode.st_mode & OTHERS_WRITE and not mode.st_mode & stat.S_ISVTX:
+            raise Untrusted(f"{above}: writable by others")
+
+
+def _read_key(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno())
+        if not stat.S_ISREG(mode.st_mode):
+            raise Untrusted(f"{path}: not a regular file")
+        _check_owned(path, mode, private=True)
+        text = handle.read(200).decode("ascii", "replace").strip()
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise Untrusted(f"{path}: not a benchsite cache key (64 hex digits); delete it to make a new one")
+    return key
+
+
+def _create_key(path: Path) -> None:
+    """32 random bytes as hex, 0600, in place at once (a concurrent build's key wins if it was first)."""
+    for folder in reversed([path.parent, *path.parent.parents]):
+        if not folder.exists():
+            folder.mkdir(mode=0o700)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-key-")
+    try:
+        with os.fdopen(handle, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(temp, path)
+    finally:
+        Path(temp).unlink(missing_ok=True)
+
+
+def user_key(path: Path) -> bytes:
+    """The user's cache key, created on first use."""
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        _create_key(path)
+        return _read_key(path)
+
+
+def open_cache(folder: Path | None, key_file: Path | None = None) -> tuple[RunCache, str | None]:
+    """The run cache in ``folder`` under the user's key, or no cache and a warning saying why."""
+    if folder is None:
+        return RunCache(None), None
+    key_path = key_file or default_key_file()
+    try:
+        if key_path.resolve().is_relative_to(folder.resolve()):
+            raise Untrusted(f"{key_path}: the key may not be kept inside the cache it protects")
+        _check_folder(folder)
+        key = user_key(key_path)
+        _check_folder(key_path.parent)  # else another could put their key there, and forge with it
+    except (Untrusted, OSError) as exc:
+        reason = str(exc) if isinstance(exc, Untrusted) else f"{exc.filename or key_path}: {exc.strerror}"
+        return RunCache(None), f"{folder}: not used as the run cache: {reason}; every run is scored"
+    return RunCache(folder, key), None
 
 
 class FileRef(Model):
@@ -63,8 +174,8 @@ class RunEntry(Model):
     summary: dict[str, Any]
     part: dict[str, Any]
     detail: FileRef
-    sha256: str
-    """Over every other field: a flipped or truncated byte is caught."""
+    mac: str
+    """HMAC-SHA256 under the user's key over every other field: a changed, forged or foreign entry fails."""
 
 
 class PagesEntry(Model):
@@ -72,7 +183,7 @@ class PagesEntry(Model):
     key: str
     pages: tuple[FileRef, ...]
     located: dict[str, str]
-    sha256: str
+    mac: str
 
 
 @dataclass(frozen=True)
@@ -95,11 +206,6 @@ def bench_key(bench: str, bench_digest: str, reveal_digest: str | None) -> str:
     return f"{bench}\n{bench_digest}\n{reveal_digest or '-'}"
 
 
-def _digest(fields: dict[str, Any]) -> str:
-    text = compact_json({k: v for k, v in fields.items() if k != "sha256"})
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def _ref(path: str, data: bytes) -> dict[str, Any]:
     return {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
@@ -111,8 +217,26 @@ def _matches(data: bytes, ref: FileRef) -> bool:
 class RunCache:
     """A folder of entries; ``RunCache(None)`` is no cache (every lookup misses, nothing is kept)."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, key: bytes = b"") -> None:
+        """``key``: the user's secret (``user_key``); required with a folder."""
+        if folder is not None and len(key) < 16:
+            raise ValueError("a run cache needs the user's key")
         self.folder = folder
+        self._key = key
+
+    def _mac(self, fields: dict[str, Any]) -> str:
+        text = compact_json({k: v for k, v in fields.items() if k != "mac"})
+        return hmac.new(self._key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def _read(self, path: Path) -> bytes:
+        """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            mode = os.fstat(handle.fileno())
+            if not stat.S_ISREG(mode.st_mode):
+                raise Untrusted(f"{path}: not a regular file")
+            _check_owned(path, mode)
+            return handle.read()
 
     def key(self, bench: str, rel: str, run_digest: str) -> str:
         text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
@@ -134,7 +258,10 @@ class RunCache:
         if self.folder is None:
             return None
         try:
-            return self._entry(kind, key).read_bytes()
+            return self._read(self._entry(kind, key))
+        except Untrusted:
+            self.discard(kind, key)
+            return None
         except OSError:
             return None
 
@@ -153,16 +280,16 @@ class RunCache:
             return None
         try:
             entry = RunEntry.model_validate_json(raw)
-            detail = self._file("runs", key, "detail.json").read_bytes() if rows else b""
+            detail = self._read(self._file("runs", key, "detail.json")) if rows else b""
             if (
                 (entry.format, entry.key, entry.family) != (FORMAT, key, family)
-                or entry.sha256 != _digest(entry.model_dump(mode="json"))
+                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
                 or (rows and not _matches(detail, entry.detail))
             ):
                 raise ValueError("entry does not match its key, its digest or its rows")
             summary, part = summary_model.model_validate(entry.summary), part_model.model_validate(entry.part)
             return RunHit(summary, part, detail)
-        except (OSError, ValueError, ValidationError):
+        except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("runs", key)
             return None
 
@@ -175,16 +302,16 @@ class RunCache:
             entry = PagesEntry.model_validate_json(raw)
             numbered = enumerate(entry.pages, start=1)
             pages = [
-                (ref.path, self._file("pages", key, f"page-{n}.html").read_bytes()) for n, ref in numbered
+                (ref.path, self._read(self._file("pages", key, f"page-{n}.html"))) for n, ref in numbered
             ]
             if (
                 (entry.format, entry.key) != (FORMAT, key)
-                or entry.sha256 != _digest(entry.model_dump(mode="json"))
+                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
                 or not all(_matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True))
             ):
                 raise ValueError("entry does not match its key, its digest or its pages")
             return Pages(pages, entry.located)
-        except (OSError, ValueError, ValidationError):
+        except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("pages", key)
             return None
 
@@ -216,10 +343,11 @@ class RunCache:
         """Best effort; each file atomically, the entry last, so an entry never names a missing file."""
         if self.folder is None:
             return
-        fields["sha256"] = _digest(fields)
+        fields["mac"] = self._mac(fields)
         entry = self._entry(kind, key)
         try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
+            for folder in (self.folder, entry.parent.parent, entry.parent):
+                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             for name, data in files:
                 _write_atomic(self._file(kind, key, name), data)
             _write_atomic(entry, compact_json(fields).encode("utf-8"))

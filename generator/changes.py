@@ -108,11 +108,17 @@ def _benchmark(before: dict[str, Any] | None, after: dict[str, Any] | None) -> B
 
 
 def version_changes(version: str, previous: str | None, before: Any, after: Any) -> VersionChanges:
-    """Changes from ``previous`` (its parsed site.json, or None) to ``version``."""
+    """Changes from ``previous`` to ``version``, from each one's site.json read through the report
+    model (None when it could not be: then the two are not comparable)."""
     if previous is None:
         return VersionChanges(
             version=version, previous=None, comparable=True, note="First version.", benchmarks=()
         )
+    if before is None or after is None:
+        damaged = previous if before is None else version
+        note = (f"Not comparable: the data/site.json of version {damaged!r} cannot be read as a report "
+                "of this format (damaged, or written by another generator).")  # fmt: skip
+        return VersionChanges(version=version, previous=previous, comparable=False, note=note, benchmarks=())
     try:
         old = {b["id"]: b for b in before["benchmarks"]}
         new = {b["id"]: b for b in after["benchmarks"]}

@@ -10,9 +10,9 @@ import click
 
 from generator import __version__
 from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
-from generator.cache import RunCache, default_folder
+from generator.cache import default_folder, open_cache
 from generator.compare import run_compare, summary_text
-from generator.errors import Incomparable
+from generator.errors import Incomparable, printable
 from generator.jsonio import canonical_json
 from generator.progress import Progress
 from generator.schemas import SCHEMAS, schema_json
@@ -67,7 +67,10 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
         default=None,
         envvar="BENCHSITE_CACHE",
         help="Run cache folder: a run whose seal, benchmark and generator are unchanged is not parsed "
-        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE].",
+        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE]. "
+        "Entries carry an HMAC under your key ($BENCHSITE_CACHE_KEY, else "
+        "~/.config/benchsite/cache-key, made 0600 on first use); a folder others can write to is "
+        "not used (a warning says why).",
     )(command)
     return click.option(
         "--jobs",
@@ -81,10 +84,13 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
 def score_options(
     jobs: int | None, cache_dir: Path | None, no_cache: bool, executor: str, scheduler: str | None
 ) -> ScoreOptions:
+    """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
-    folder = None if no_cache else cache_dir or default_folder()
-    return ScoreOptions(cache=RunCache(folder), jobs=jobs or default_jobs(), scheduler=scheduler)
+    cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
+    if warning:
+        click.echo(f"warning: {printable(warning)}", err=True)
+    return ScoreOptions(cache=cache, jobs=jobs or default_jobs(), scheduler=scheduler)
 
 
 @click.group(epilog=EXIT_CODES)
@@ -133,7 +139,12 @@ def build_cmd(
     executor: str,
     scheduler: str | None,
 ) -> None:
-    """Verify the inputs, compute every figure, and publish one immutable site version."""
+    """Verify the inputs, compute every figure, and publish one immutable site version.
+
+    Rebuilding a version that exists from the same inputs is a no-op that checks every published
+    file of it against the sha256 its data/build.json lists: a changed, added or removed file is
+    refused (exit 5) and left as it is; restore the folder, or delete it and build again.
+    """
     progress = Progress.for_terminal(quiet)
     options = score_options(jobs, cache_dir, no_cache, executor, scheduler)
     if output_format == "mkdocs":
@@ -165,7 +176,8 @@ def summary(result: BuildResult) -> str:
         return "\n".join([
             f"unchanged: {result.published.path} (same sealed inputs and generator: nothing re-rendered)",
             files,
-            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal)",
+            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal, "
+            "every published file against the sha256 its build record lists)",
         ])  # fmt: skip
     report = result.scored.report
     state = (

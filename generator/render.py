@@ -155,9 +155,12 @@ class Pages:
 
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
+        self.digests: dict[str, str] = {}
+        """The sha256 of every file added so far, by path: the build record lists them."""
 
     def add(self, path: str, data: bytes) -> None:
         self.sink.add(path, data)
+        self.digests[path] = hashlib.sha256(data).hexdigest()
 
     def html(self, path: str, template: str, **context: Any) -> str:
         page = render_html(path, template, **context)
@@ -225,7 +228,7 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
     notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
-    pages.add("data/build.json", build_record(report))
+    pages.add("data/build.json", build_record(report, pages.digests))  # last: it lists every other file
     progress.finish()
 
 
@@ -317,8 +320,9 @@ def ranking_csv(bench: BenchmarkReport, ranking: Ranking) -> bytes:
     return buffer.getvalue().encode("utf-8")
 
 
-def build_record(report: SiteReport) -> bytes:
-    """What identifies a version: generator, inputs digest and the sealed folders it read."""
+def build_record(report: SiteReport, files: dict[str, str]) -> bytes:
+    """What identifies a version: generator, inputs digest, the sealed folders it read, and the sha256
+    of every other file of the version (a no-op rebuild checks the published bytes against them)."""
     record = BuildRecord(
         site_version=report.site_version,
         generator=report.generator,
@@ -328,6 +332,7 @@ def build_record(report: SiteReport) -> bytes:
             BuiltBenchmark(id=b.id, title=b.title, family=b.family, status=b.disclosures.status)
             for b in report.benchmarks
         ),
+        files=dict(sorted(files.items())),
     )
     return canonical_json(record.model_dump(mode="json")).encode("utf-8")
 

@@ -136,3 +136,8 @@ class BuildRecord(Model):
     )
     inputs_digest: str
     benchmarks: tuple[BuiltBenchmark, ...]
+    files: dict[str, str] = Field(
+        default_factory=dict,
+        description="sha256 of every other file of the version, by path (empty from older generators): "
+        "a no-op rebuild checks the published bytes against them.",
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -34,6 +35,7 @@ from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
 from generator.workers import Shared, in_workers, render_one, score_one, verified_run
+from generator.write import HELD_LOCKS
 
 DECLARATION = "benchmark.json"
 
@@ -45,15 +47,37 @@ class Details:
 
     def __init__(self) -> None:
         self.sweep_stale()
-        self.folder = Path(tempfile.mkdtemp(prefix=f"{self.PREFIX}{os.getpid()}-"))
+        self.folder, self._held = self._claim()
+
+    @classmethod
+    def _claim(cls) -> tuple[Path, int]:
+        """A new spool folder, locked (``flock`` on the folder itself) until ``close``: the lock, not a
+        PID, tells a sweep that a build is using it, so it holds across PID namespaces sharing TMPDIR."""
+        while True:
+            folder = Path(tempfile.mkdtemp(prefix=f"{cls.PREFIX}{os.getpid()}-"))
+            held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            fcntl.flock(held, fcntl.LOCK_EX)  # waits only while a sweep that got there first deletes it
+            if os.fstat(held).st_nlink > 0:
+                HELD_LOCKS.add(held)  # a forked worker closes its copy: the lock dies with the build
+                return folder, held
+            os.close(held)  # swept between mkdtemp and flock: take another
 
     @classmethod
     def sweep_stale(cls) -> None:
-        """Remove spools of builds that were killed (their process is gone): kill -9 skips ``close``."""
-        for stale in Path(tempfile.gettempdir()).glob(f"{cls.PREFIX}*-*"):
-            pid = stale.name[len(cls.PREFIX) :].split("-", 1)[0]
-            if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+        """Remove the spools no build holds: a build killed with -9 skips ``close``, and its lock went
+        with its process (a running build's lock, in this process or in any other, is never free)."""
+        for stale in Path(tempfile.gettempdir()).glob(f"{cls.PREFIX}*"):
+            try:
+                folder = os.open(stale, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except OSError:
+                continue  # gone meanwhile, not a folder, or another user's
+            try:
+                fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 shutil.rmtree(stale, ignore_errors=True)
+            except OSError:
+                pass  # held: a build is writing it
+            finally:
+                os.close(folder)
 
     def put(self, bench: str, run: str, detail: BaseModel) -> bytes:
         data = compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
@@ -92,16 +116,10 @@ class Details:
 
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists, owned by someone else
-    return True
+        if self._held >= 0:
+            HELD_LOCKS.discard(self._held)
+            os.close(self._held)
+            self._held = -1
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ that fails at any point leaves the previous site as it was. A lock keeps two bui
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -22,10 +24,11 @@ from generator.changes import VersionChanges, VersionsIndex, version_changes
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.jsonio import canonical_json
 from generator.render import render_not_found, render_versions
-from generator.report import BuildRecord
+from generator.report import BuildRecord, SiteReport
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
+BUILD_RECORD = "data/build.json"
 VERSIONS = "versions.json"
 
 
@@ -49,23 +52,86 @@ def check_output(out: Path, inputs: Path) -> None:
 
 
 HELD_LOCKS: set[int] = set()
-"""File descriptors of the site locks this process holds: a forked scoring worker closes its copies,
-so a lock never outlives the build that took it (a flock is held while any copy stays open)."""
+"""File descriptors of the locks this process holds (the site lock, the run-details spool's): a forked
+scoring worker closes its copies, so a lock never outlives the build that took it (a flock is held
+while any copy stays open)."""
+
+LOCK_ATTEMPTS = 5
+"""Tries to take a lock file that its previous holder removed between our open and our flock."""
+
+
+def planted_link(path: Path, what: str) -> OutputError:
+    """The refusal for a symbolic link where benchsite keeps one of its own files."""
+    return OutputError(
+        f"{path}: is a symbolic link where benchsite keeps its {what}; benchsite never follows links "
+        "there (it would write outside the site): remove it and build again"
+    )
+
+
+def _open_lock(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise planted_link(path, "lock") from None
+        raise
+
+
+def _same_file_as(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd`` (a finished build removes its lock file)."""
+    try:
+        here, there = os.fstat(fd), os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _take_lock(out: Path) -> int:
+    path = out / LOCK_NAME
+    for _ in range(LOCK_ATTEMPTS):
+        fd = _open_lock(path)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            break
+        except OSError:
+            os.close(fd)
+            raise
+        if _same_file_as(fd, path):
+            return fd
+        os.close(fd)
+    raise OutputError(f"{out}: another benchsite build is writing this site")
 
 
 @contextlib.contextmanager
 def site_lock(out: Path) -> Iterator[None]:
-    handle = (out / LOCK_NAME).open("a")
-    HELD_LOCKS.add(handle.fileno())
+    """The site's lock file, taken without waiting and removed when the build ends (held until
+    removed, so a build that opened it meanwhile sees it gone and takes a new one)."""
+    fd = _take_lock(out)
+    HELD_LOCKS.add(fd)
     try:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise OutputError(f"{out}: another benchsite build is writing this site") from None
         yield
     finally:
-        HELD_LOCKS.discard(handle.fileno())
-        handle.close()
+        HELD_LOCKS.discard(fd)
+        with contextlib.suppress(OSError):
+            (out / LOCK_NAME).unlink()
+        os.close(fd)
+
+
+def _sweep(out: Path) -> None:
+    """Remove what a killed build left (staging folders, index temporaries); refuse a planted link."""
+    for stale in sorted(out.glob(f"{TEMP_PREFIX}*")):
+        if stale.is_symlink():
+            raise planted_link(stale, "temporary files")
+        shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (never an existing file, never through a link) and write ``data``."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
 
 
 class Staging:
@@ -101,19 +167,17 @@ def _relative_files(folder: Path) -> list[str]:
 
 
 def _same_file(rel: str, old: bytes, new: bytes) -> bool:
-    """Byte equality; the build record may differ in the generator digest alone (an upgraded
-    generator that renders the same bytes still rebuilds a version as a no-op)."""
+    """Byte equality; the build record may differ in the generator digest and its list of file
+    hashes alone (an upgraded generator that renders the same bytes still rebuilds a version as a
+    no-op, whether or not the generator that published it listed the hashes)."""
     if old == new or rel != "data/build.json":
         return old == new
     try:
         a, b = json.loads(old), json.loads(new)
     except ValueError:
         return False
-    return (
-        isinstance(a, dict)
-        and isinstance(b, dict)
-        and a | {"generator_digest": ""} == b | {"generator_digest": ""}
-    )
+    same = {"generator_digest": "", "files": {}}  # the files' hashes: each file is compared itself
+    return isinstance(a, dict) and isinstance(b, dict) and a | same == b | same
 
 
 def _check_existing(target: Path, stage: Staging) -> None:
@@ -129,33 +193,86 @@ def _check_existing(target: Path, stage: Staging) -> None:
             f"({str(old.get('inputs_digest'))[:12]}… ≠ {new['inputs_digest'][:12]}…); "
             "published versions are immutable: choose a new --site-version"
         )
-    same = _relative_files(target) == sorted(stage.paths) and all(
-        _same_file(rel, (target / rel).read_bytes(), (stage.folder / rel).read_bytes())
-        for rel in sorted(stage.paths)
-    )
-    if not same:
+    published = _relative_files(target)
+    differ = sorted(set(published) ^ stage.paths) + [
+        rel
+        for rel in sorted(stage.paths & set(published))
+        if not _same_file(rel, (target / rel).read_bytes(), (stage.folder / rel).read_bytes())
+    ]
+    if differ:
         raise VersionConflict(
-            f"{target}: version {target.name!r} exists from the same inputs but different bytes "
-            f"(built by {old.get('generator')}, now {new['generator']}); versions are immutable"
+            f"{target}: version {target.name!r} exists from the same inputs but different bytes in "
+            f"{_some(differ)} (built by {old.get('generator')}, now {new['generator']}); "
+            "versions are immutable"
         )
 
 
-def _versions(out: Path, added: list[str]) -> list[str]:
-    """Published order from versions.json, repaired against the folders actually present."""
+def _some(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def check_published(target: Path, record: BuildRecord, build_json: bytes, expected: bytes) -> None:
+    """A published version holds exactly the files its build record lists, each with the sha256 it
+    lists, and the record is the one its verified ``data/site.json`` yields (``expected``). Anything
+    else was changed after publication: refused (exit 5), never rewritten."""
+    found: dict[str, Path | None] = {}
+    for path in sorted(target.rglob("*")):
+        if path.is_symlink() or not (path.is_dir() or path.is_file()):
+            found[path.relative_to(target).as_posix()] = None  # a link or special file: never ours
+        elif path.is_file():
+            found[path.relative_to(target).as_posix()] = path
+    listed = {**record.files, BUILD_RECORD: ""}
+    differ = sorted(found.keys() ^ listed.keys())
+    for rel in sorted(found.keys() & record.files.keys()):
+        file = found[rel]
+        if file is None or _sha256(file) != record.files[rel]:
+            differ.append(rel)
+    if not differ and build_json != expected:
+        differ.append(BUILD_RECORD)
+    if differ:
+        raise VersionConflict(
+            f"{target}: published version {target.name!r} was changed after publication: {_some(differ)} "
+            f"differ from the sha256 its {BUILD_RECORD} lists; versions are immutable: restore the folder "
+            "from your deployment, or delete it and build again (the same inputs rebuild the same bytes)"
+        )
+
+
+def _names_itself(record: Path) -> bool:
+    """Whether a ``data/build.json`` is a build record of the folder that holds it."""
+    try:
+        return BuildRecord.model_validate_json(record.read_bytes()).site_version == record.parent.parent.name
+    except (OSError, ValueError):
+        return False
+
+
+def _recorded(out: Path) -> list[str]:
+    """The versions the site recorded, in published order: those ``versions.json`` lists whose
+    folder is present. When it cannot be read (deleted, damaged), the record is rebuilt from the
+    folders whose ``data/build.json`` is a valid record naming that folder; a folder merely holding
+    a ``data/build.json`` (a copy, a stray) is never listed."""
     present = {
         p.parent.parent.name
         for p in out.glob("*/data/build.json")
         if not p.parent.parent.name.startswith(".")
-    } | set(added)
+    }
     try:
-        order = [v for v in json.loads((out / VERSIONS).read_bytes())["versions"] if v in present]
+        listed = json.loads((out / VERSIONS).read_bytes())["versions"]
+        return list(dict.fromkeys(v for v in listed if isinstance(v, str) and v in present))
     except (OSError, ValueError, KeyError, TypeError):
-        order = []
-    order += sorted(present - set(order))
-    for name in added:
-        order.remove(name)
-        order.append(name)
-    return order
+        return sorted(v for v in present if _names_itself(out / v / "data" / "build.json"))
+
+
+def _versions(out: Path, added: list[str], confirmed: tuple[str, ...] = ()) -> list[str]:
+    """Published order: the site's record, then the versions this build confirmed unchanged that it
+    lacked (a build killed before its index was switched), then the versions it adds."""
+    order = [v for v in _recorded(out) if v not in added]
+    order += [v for v in confirmed if v not in order and v not in added]
+    return order + added
 
 
 def _record(folder: Path) -> dict[str, Any]:
@@ -170,11 +287,13 @@ def _record(folder: Path) -> dict[str, Any]:
 
 
 def _site_json(folder: Path) -> Any:
-    """A version's report as plain JSON, or None when it cannot be read (then: not comparable)."""
+    """A version's report read through its model, as plain JSON; None when it cannot be read or is
+    not a report of this format (damaged, or from another generator): then it is not comparable."""
     try:
-        return json.loads((folder / "data" / "site.json").read_bytes())
+        report = SiteReport.model_validate_json((folder / "data" / "site.json").read_bytes())
     except (OSError, ValueError):
         return None
+    return report.model_dump(mode="json", by_alias=True)
 
 
 def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
@@ -192,13 +311,16 @@ INDEX_FILES = ("404.html", "index.html", VERSIONS)
 """Site-level files, in the order they are switched: the machine-readable list last."""
 
 
-def _stage_index(out: Path, added: list[tuple[str, Path]]) -> list[tuple[Path, Path]]:
+def _stage_index(
+    out: Path, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
+) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
-    ``added`` are the versions about to be published, in order (their staged folders). A failure
+    ``added`` are the versions about to be published, in order (their staged folders);
+    ``confirmed`` are existing versions this build found identical (listed if the site lacks them). A failure
     here (a full disk) leaves the site untouched; what remains is renames, which need no space.
     """
-    order = _versions(out, [name for name, _ in added])
+    order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
     changes = _changes(folders, order)
     entries = [
@@ -216,7 +338,7 @@ def _stage_index(out: Path, added: list[tuple[str, Path]]) -> list[tuple[Path, P
         for file in INDEX_FILES:
             temp = out / f"{TEMP_PREFIX}{file}"
             staged.append((temp, out / file))
-            temp.write_bytes(data[file])
+            _write_new(temp, data[file])
     except OSError:
         for temp, _ in staged:
             temp.unlink(missing_ok=True)
@@ -238,17 +360,19 @@ class SiteWriter:
         self.out = out
         self.stages: list[Staging] = []
         self._lock: contextlib.ExitStack | None = None
+        self._created: list[Path] = []
+        """Folders this build created for ``out``, innermost first: a failed build removes them."""
 
     def __enter__(self) -> SiteWriter:
         try:
+            self._created = [p for p in (self.out, *self.out.parents) if not p.exists()]
             self.out.mkdir(parents=True, exist_ok=True)
-            stack = contextlib.ExitStack()
-            stack.enter_context(site_lock(self.out))
-            self._lock = stack
-            for stale in self.out.glob(f"{TEMP_PREFIX}*"):
-                shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
-        except OSError as exc:
-            raise _output_error(exc, self.out) from None
+            self._lock = contextlib.ExitStack()
+            self._lock.enter_context(site_lock(self.out))
+            _sweep(self.out)
+        except BaseException as exc:
+            self.__exit__(type(exc), exc, None)
+            raise
         return self
 
     def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
@@ -256,6 +380,10 @@ class SiteWriter:
             shutil.rmtree(stage.folder, ignore_errors=True)
         if self._lock is not None:
             self._lock.close()
+        if exc is not None:
+            for folder in self._created:  # a refused build leaves a new --out as it was: absent
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
         if isinstance(exc, OSError):
             raise _output_error(exc, self.out) from None
 
@@ -270,25 +398,31 @@ class SiteWriter:
         if target.exists():
             _check_existing(target, stage)
 
-    def refresh(self) -> None:
-        """Re-derive the site-level files from the versions present (a no-op rebuild repairs them)."""
-        _switch_index(_stage_index(self.out, []))
+    def refresh(self, version: str) -> None:
+        """Re-derive the site-level files from the versions recorded and ``version``, found unchanged
+        (a no-op rebuild repairs them)."""
+        _switch_index(_stage_index(self.out, [], (version,)))
 
     def publish(self, version: str, stage: Staging) -> Published:
         """Publish a staged version with one rename; an identical existing version is a no-op."""
         return self.publish_all([(version, stage)])[0]
 
-    def publish_all(self, versions: list[tuple[str, Staging]]) -> list[Published]:
+    def publish_all(
+        self, versions: list[tuple[str, Staging]], confirmed: tuple[str, ...] = ()
+    ) -> list[Published]:
         """Publish staged versions together: every check and the site-level files are prepared
-        first, so a failure (a conflict, a full disk) publishes none of them; then only renames."""
-        fresh = []
+        first, so a failure (a conflict, a full disk) publishes none of them; then only renames.
+        ``confirmed`` are published versions this build checked otherwise (the blind version a
+        reveal cites): listed if the site's record lacks them."""
+        fresh, same = [], list(confirmed)
         for version, stage in versions:
             target = self.out / version
             if target.exists():
                 _check_existing(target, stage)
+                same.append(version)
             else:
                 fresh.append((version, stage))
-        staged = _stage_index(self.out, [(version, stage.folder) for version, stage in fresh])
+        staged = _stage_index(self.out, [(version, stage.folder) for version, stage in fresh], tuple(same))
         try:
             for version, stage in fresh:
                 stage.folder.rename(self.out / version)

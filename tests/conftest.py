@@ -18,19 +18,24 @@ SEEDS = ROOT.parent / "shared" / "seeds"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Fixtures wider than a test build with a run cache of this session, never the user's own."""
+    """Fixtures wider than a test build with a run cache and a cache key of this session, never the
+    user's own."""
     os.environ["BENCHSITE_CACHE"] = tempfile.mkdtemp(prefix="benchsite-test-cache-")
+    os.environ["BENCHSITE_CACHE_KEY"] = str(Path(tempfile.mkdtemp(prefix="benchsite-test-key-")) / "key")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(os.environ.pop("BENCHSITE_CACHE", ""), ignore_errors=True)
+    shutil.rmtree(Path(os.environ.pop("BENCHSITE_CACHE_KEY", "/nonexistent/key")).parent, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
 def private_run_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Each test its own run cache (BENCHSITE_CACHE reaches subprocesses too): no test sees another's."""
+    """Each test its own run cache and cache key (the variables reach subprocesses too): no test sees
+    another's, and none touches the user's home."""
     folder = tmp_path_factory.mktemp("run-cache")
     monkeypatch.setenv("BENCHSITE_CACHE", str(folder))
+    monkeypatch.setenv("BENCHSITE_CACHE_KEY", str(tmp_path_factory.mktemp("cache-key") / "key"))
     return folder
 
 

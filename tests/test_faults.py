@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import write
 from generator.write import TEMP_PREFIX
 from scripts.reliability import faults
 
@@ -122,14 +123,14 @@ def test_a_full_disk_while_indexing_leaves_the_previous_site_untouched(
     """The disk fills up while index.html is written; the full run's tmpfs sweep finds the same."""
     site = lab.fresh_site("full-while-indexing")
     before = faults.snapshot(site)
-    write_bytes = Path.write_bytes
+    write_new = write._write_new
 
-    def full_disk(path: Path, data: bytes) -> int:
+    def full_disk(path: Path, data: bytes) -> None:
         if path.name == f"{TEMP_PREFIX}index.html":
             raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return write_bytes(path, data)
+        write_new(path, data)
 
-    monkeypatch.setattr(Path, "write_bytes", full_disk)
+    monkeypatch.setattr(write, "_write_new", full_disk)
     result = faults.cli(*lab.build_args(site))
     monkeypatch.undo()
     assert result.exit_code == 2, result.output

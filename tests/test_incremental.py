@@ -146,7 +146,7 @@ def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_pat
 
 
 def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) -> None:
-    cache = RunCache(tmp_path)
+    cache = RunCache(tmp_path, b"a test key of 32 bytes, no more.")
     summary = PointsRunSummary.model_validate(
         {"id": "r", "subject": "s", "digest": "d" * 64, "producer": "p", "disagreements": 0,
          "counts": {"total": 1, "ready": 1}}
