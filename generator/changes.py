@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from generator.families.components_report import ALL_RUNS
 from generator.figures import Model
 
 
@@ -23,6 +24,17 @@ class FigureChange(Model):
     estimate_after: float | None
 
 
+class DriftChange(Model):
+    """One judge's mean score on one criterion, against the previous version (components)."""
+
+    judge: str
+    criterion: str
+    mean_before: float | None = Field(description="None when the judge did not score it before.")
+    mean_after: float | None = Field(description="None when the judge no longer scores it.")
+    n_before: int
+    n_after: int
+
+
 class BenchmarkChanges(Model):
     benchmark: str
     state: Literal["added", "removed", "changed"]
@@ -33,6 +45,9 @@ class BenchmarkChanges(Model):
     figures: tuple[FigureChange, ...]
     corrections_added: tuple[str, ...]
     revealed: str | None = Field(description="Identities revealed here; scores frozen in this version.")
+    judge_drift: tuple[DriftChange, ...] = Field(
+        default=(), description="Judge × criterion means that moved (components; both versions record drift)."
+    )
 
 
 class VersionChanges(Model):
@@ -80,6 +95,32 @@ def _figures(before: dict[str, Any], after: dict[str, Any]) -> list[FigureChange
     return changes
 
 
+def _drift(before: dict[str, Any], after: dict[str, Any]) -> list[DriftChange]:
+    """Each judge × criterion whose mean over the version moved (only when both versions record
+    judge drift: a version from before it existed has nothing to compare)."""
+    old_rows, new_rows = before["section"].get("judge_drift"), after["section"].get("judge_drift")
+    if old_rows is None or new_rows is None:
+        return []
+    old = {(d["judge"], d["criterion"]): d for d in old_rows if d["batch"] == ALL_RUNS}
+    new = {(d["judge"], d["criterion"]): d for d in new_rows if d["batch"] == ALL_RUNS}
+    moved = []
+    for key in sorted(old.keys() | new.keys()):
+        a, b = old.get(key), new.get(key)
+        if a and b and (a["mean"], a["n"]) == (b["mean"], b["n"]):
+            continue
+        moved.append(
+            DriftChange(
+                judge=key[0],
+                criterion=key[1],
+                mean_before=a["mean"] if a else None,
+                mean_after=b["mean"] if b else None,
+                n_before=a["n"] if a else 0,
+                n_after=b["n"] if b else 0,
+            )
+        )
+    return moved
+
+
 def _benchmark(before: dict[str, Any] | None, after: dict[str, Any] | None) -> BenchmarkChanges | None:
     ref = after or before
     assert ref is not None
@@ -101,9 +142,16 @@ def _benchmark(before: dict[str, Any] | None, after: dict[str, Any] | None) -> B
             if before is None or c not in before["disclosures"]["corrections"]
         ),
         revealed=reveal["scores_version"] if reveal and not was_revealed else None,
+        judge_drift=tuple(_drift(before, after)) if before and after else (),
     )
     moved = record.folders_added or record.folders_removed or record.folders_resealed
-    said = record.rubric_changed or record.figures or record.corrections_added or record.revealed
+    said = (
+        record.rubric_changed
+        or record.figures
+        or record.corrections_added
+        or record.revealed
+        or record.judge_drift
+    )
     return None if record.state == "changed" and not (moved or said) else record
 
 

@@ -1183,3 +1183,47 @@ def test_the_leaderboard_publishes_judge_drift(tmp_path: Path) -> None:
             sum(i * c for i, c in enumerate(d["counts"])) / d["n"]
         )
     assert "Judge drift" in (site / "b" / BENCH / "index.html").read_text(encoding="utf-8")
+
+
+def test_judge_drift_against_the_previous_version() -> None:
+    from generator.changes import version_changes
+
+    def version(rows: list[tuple[str, str, float, int]] | None) -> dict[str, Any]:
+        section: dict[str, Any] = {}
+        if rows is not None:
+            section["judge_drift"] = [
+                {"judge": j, "criterion": c, "batch": "all runs", "mean": m, "n": n, "counts": [0, 0, 0, n]}
+                for j, c, m, n in rows
+            ] + [
+                {
+                    "judge": "x",
+                    "criterion": "y",
+                    "batch": "run-1",
+                    "mean": 9.0,
+                    "n": 1,
+                    "counts": [0, 0, 0, 1],
+                }
+            ]
+        bench = {"id": "je", "inputs": [], "rubric_sha256": "r", "rankings": [], "section": section}
+        bench["disclosures"] = {"corrections": []}
+        return {"benchmarks": [bench]}
+
+    a, b = JUDGES[0], JUDGES[1]
+    before = version(
+        [(a, "identification", 2.5, 10), (a, "disposition", 2.0, 10), (b, "identification", 1.0, 4)]
+    )
+    after = version(
+        [(a, "identification", 2.5, 10), (a, "disposition", 1.5, 12), (JUDGES[2], "identification", 3.0, 2)]
+    )
+    (bench,) = version_changes("v2", "v1", before, after).benchmarks
+    moved = [
+        (d.judge, d.criterion, d.mean_before, d.mean_after, d.n_before, d.n_after) for d in bench.judge_drift
+    ]
+    # unchanged (a, identification) is left out; per-run rows are never compared
+    assert moved == [
+        (a, "disposition", 2.0, 1.5, 10, 12),
+        (b, "identification", 1.0, None, 4, 0),
+        (JUDGES[2], "identification", None, 3.0, 0, 2),
+    ]
+    # a previous version from before judge drift was published has nothing to compare
+    assert version_changes("v2", "v1", version(None), after).benchmarks == ()

@@ -24,6 +24,7 @@ from generator.families.components_models import (
     Task,
 )
 from generator.families.components_report import (
+    ALL_RUNS,
     Agreement,
     Components,
     ComponentsSection,
@@ -229,7 +230,6 @@ class Unit(Model):
 
 JudgeCounts = tuple[tuple[str, str, tuple[int, int, int, int]], ...]
 """(judge, criterion, how many times it scored 0, 1, 2, 3), sorted."""
-ALL_RUNS = "all runs"
 
 
 def judge_counts(episodes: list[Episode]) -> JudgeCounts:

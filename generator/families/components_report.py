@@ -142,6 +142,10 @@ class RunDetail(RunSummary):
     episodes: tuple[EpisodeResult, ...]
 
 
+ALL_RUNS = "all runs"
+"""The batch of a judge-drift row over the whole version."""
+
+
 class JudgeDrift(Model):
     """One judge's scores on one criterion, in one batch (a run) or over the whole version: kept
     apart so drift of the one non-deterministic component is measurable."""
