@@ -1,24 +1,26 @@
-"""The command line. Thin: parse options, build a config, call one pipeline function."""
+"""The command line. Thin: parse options, build a config, call one pipeline function.
+
+Only click and this package's light modules are imported at start-up: each command imports the
+stages it runs (pydantic, Jinja2, scipy, Markdown) when it runs, so ``--version`` and ``--help``
+start as fast as click itself (measured by ``scripts/benchmark.py``).
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from generator import __version__
-from generator.build import BuildConfig, BuildResult, build, export_mkdocs, verify
-from generator.cache import default_folder, open_cache
-from generator.compare import run_compare, summary_text
 from generator.errors import Incomparable, printable
-from generator.jsonio import canonical_json
 from generator.progress import Progress
-from generator.schemas import SCHEMAS, schema_json
-from generator.score import ScoreOptions
-from generator.seal import write_seal
-from generator.workers import default_jobs
+from generator.schema_names import SCHEMA_NAMES
+
+if TYPE_CHECKING:
+    from generator.build import BuildResult
+    from generator.score import ScoreOptions
 
 EXIT_CODES = """\b
 Exit codes:
@@ -87,6 +89,10 @@ def score_options(
     """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
+    from generator.cache import default_folder, open_cache
+    from generator.score import ScoreOptions
+    from generator.workers import default_jobs
+
     cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
     if warning:
         click.echo(f"warning: {printable(warning)}", err=True)
@@ -145,6 +151,8 @@ def build_cmd(
     file of it against the sha256 its data/build.json lists: a changed, added or removed file is
     refused (exit 5) and left as it is; restore the folder, or delete it and build again.
     """
+    from generator.build import BuildConfig, build, export_mkdocs
+
     progress = Progress.for_terminal(quiet)
     options = score_options(jobs, cache_dir, no_cache, executor, scheduler)
     if output_format == "mkdocs":
@@ -214,6 +222,8 @@ def verify_cmd(
     A run found in the run cache (same seal, benchmark and generator) was checked by this same
     generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.
     """
+    from generator.build import verify
+
     scored = verify(runs, score_options(jobs, cache_dir, no_cache, executor, scheduler))
     report = scored.report
     click.echo(
@@ -229,6 +239,8 @@ def seal_cmd(folder: Path) -> None:
 
     Seal run folders first, then the benchmark folder: a subfolder with its own seal is skipped.
     """
+    from generator.seal import write_seal
+
     seal = write_seal(folder)
     click.echo(f"sealed: {seal}")
 
@@ -240,6 +252,9 @@ def seal_cmd(folder: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) -> None:
     """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
+    from generator.compare import run_compare, summary_text
+    from generator.jsonio import canonical_json
+
     result = run_compare(baseline, candidate, strict)
     if as_json:
         click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
@@ -252,10 +267,12 @@ def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) ->
 
 
 @main.command("schema")
-@click.argument("name", required=False, type=click.Choice(sorted(SCHEMAS)))
+@click.argument("name", required=False, type=click.Choice(SCHEMA_NAMES))
 def schema_cmd(name: str | None) -> None:
     """Print the JSON Schema of an input or output format (list the names without NAME)."""
     if name is None:
-        click.echo(json.dumps(sorted(SCHEMAS)))
+        click.echo("\n".join(SCHEMA_NAMES))
         return
+    from generator.schemas import schema_json
+
     click.echo(schema_json(name), nl=False)

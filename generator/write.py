@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any
 
 from generator.changes import VersionChanges, VersionsIndex, version_changes
 from generator.errors import InvalidContent, OutputError, VersionConflict
+from generator.files import ReadFailure, read_regular
 from generator.jsonio import canonical_json
 from generator.render import render_not_found, render_versions
 from generator.report import BuildRecord, SiteReport
@@ -135,11 +137,19 @@ def _write_new(path: Path, data: bytes) -> None:
 
 
 class Staging:
-    """A temporary folder beside the site that one version is rendered into, file by file."""
+    """A temporary folder beside the site that one version is rendered into, file by file.
 
-    def __init__(self, folder: Path) -> None:
+    A file whose bytes equal the same path's in ``shared`` (the newest version the site recorded) is
+    a hard link to that file, not a copy: versions share their unchanged run pages and row files on
+    disk, and a static host still sees plain files. Where links are not possible (another file
+    system, a file system without them) the bytes are written."""
+
+    def __init__(self, folder: Path, shared: Path | None = None) -> None:
         self.folder = folder
+        self.shared = shared
         self.paths: set[str] = set()
+        self.linked = 0
+        """Files linked to the shared version rather than written."""
         self._folded: dict[str, str] = {}
         folder.mkdir()
 
@@ -156,7 +166,23 @@ class Staging:
         self.paths.add(path)
         target = self.folder / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        if not self._link(path, target, data):
+            target.write_bytes(data)
+
+    def _link(self, path: str, target: Path, data: bytes) -> bool:
+        """Link ``target`` to the shared version's file when that holds exactly ``data``."""
+        if self.shared is None:
+            return False
+        source = self.shared / path
+        try:
+            info = source.lstat()
+            if not stat.S_ISREG(info.st_mode) or info.st_size != len(data) or read_regular(source) != data:
+                return False
+            os.link(source, target)
+        except (OSError, ReadFailure):
+            return False
+        self.linked += 1
+        return True
 
     def read(self, path: str) -> bytes | None:
         return (self.folder / path).read_bytes() if path in self.paths else None
@@ -388,7 +414,9 @@ class SiteWriter:
             raise _output_error(exc, self.out) from None
 
     def stage(self) -> Staging:
-        stage = Staging(self.out / f"{TEMP_PREFIX}{os.getpid()}-{len(self.stages)}")
+        recorded = _recorded(self.out)
+        shared = self.out / recorded[-1] if recorded else None
+        stage = Staging(self.out / f"{TEMP_PREFIX}{os.getpid()}-{len(self.stages)}", shared)
         self.stages.append(stage)
         return stage
 

@@ -107,6 +107,27 @@ def timed_process(command: list[str], cwd: Path | None = None) -> tuple[float, f
     return seconds, usage.ru_maxrss / 1024
 
 
+EXAMPLE = Path(__file__).resolve().parent.parent / "runs"
+"""The example corpus: what a newcomer's first (and every later, unchanged) build reads."""
+
+
+def startup(repeat: int, scratch: Path) -> str:
+    """Start-up, measured in one run against ``python -c "import click"``: ``--version``, and a no-op
+    rebuild of the example corpus (the version exists: seals hashed, nothing parsed)."""
+    n = max(repeat, 5)
+    click_s, _ = median_of(n, lambda _: timed_process([sys.executable, "-c", "import click"]))
+    version_s, _ = median_of(n, lambda _: benchsite("--version"))
+    site = scratch / "startup-site"
+    build = ["build", "--quiet", "--runs", str(EXAMPLE), "--out", str(site)]
+    benchsite(*build)
+    noop_s, _ = median_of(n, lambda _: benchsite(*build))
+    return (
+        f"start-up (median of {n}): python -c 'import click' {click_s:.3f} s; benchsite --version "
+        f"{version_s:.3f} s ({version_s / click_s:.1f}× click); no-op rebuild of the example corpus "
+        f"{noop_s:.3f} s ({noop_s / click_s:.1f}× click)"
+    )
+
+
 def change_one_run(corpus: Path, round_: int) -> None:
     """Regenerate the rows of the first points run and reseal it and its benchmark."""
     bench = corpus / "agent-dx"
@@ -312,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copytree(args.corpus, corpus)
         figures, cold_pages = measure(corpus, args.repeat, scratch, jobs)
         print(report(corpus, figures, scratch / "cold-0", args.repeat, args.jobs), flush=True)
+        print(startup(args.repeat, scratch), flush=True)
         if args.peers:
             cold = next(f for f in figures if f.name.startswith("benchsite build, cold"))
             print("\n".join(peers(corpus, scratch, args.repeat, cold, cold_pages)))

@@ -43,6 +43,8 @@ def test_the_benchmark_runs_every_measure_at_the_small_size(capsys: pytest.Captu
         "benchsite build, no-op rebuild",
         "benchsite build, one run changed (warm cache)",
         "HTML pages in all versions; largest",
+        "benchsite --version",
+        "no-op rebuild of the example corpus",
         "peer: mkdocs build, the same report as",
         "peer: allure generate",
     ):

@@ -70,6 +70,29 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
 
 
+def test_a_new_version_links_the_unchanged_files_of_the_last_one(tmp_path: Path) -> None:
+    """Ten versions of one corpus do not cost ten times the disk: unchanged run pages and row files
+    are hard links to the previous version's, and the new version's bytes are a fresh build's."""
+    runs = tmp_path / "runs"
+    make_corpus.make(runs, RUNS, ROWS, seed=11)
+    site = tmp_path / "site"
+    first = build(runs, site, "--no-cache").split("\n", 1)[0].rsplit("/", 1)[1]
+    benchmark.change_one_run(runs, 0)
+    second = build(runs, site, "--no-cache").split("\n", 1)[0].rsplit("/", 1)[1]
+    old, new = site / first, site / second
+    linked, written = [], []
+    for path in sorted(p for p in new.rglob("*") if p.is_file()):
+        twin = old / path.relative_to(new)
+        (linked if twin.is_file() and twin.samefile(path) else written).append(path)
+    assert all(path.read_bytes() == (old / path.relative_to(new)).read_bytes() for path in linked)
+    run_files = [p for p in linked if "/runs/" in p.as_posix()]
+    assert len(run_files) >= 2 * (RUNS - 1), len(run_files)  # a page and a row file per unchanged run
+    assert any("/runs/" in p.as_posix() for p in written)  # the changed run's files are new
+    assert (new / "data" / "site.json") in written
+    build(runs, tmp_path / "fresh", "--no-cache")
+    assert snapshot(new) == snapshot(tmp_path / "fresh" / second)
+
+
 def _corrupt(entry: Path, how: str) -> None:
     data = json.loads(entry.read_bytes())
     if how == "garbage":
