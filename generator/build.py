@@ -5,23 +5,24 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import itertools
+import json
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from generator.blind_scan import find_revealed, folder_files
+from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError
 from generator.identity import generator_digest, seals_digest
 from generator.inputs import SAFE_ID, FolderReads
-from generator.mkdocs_export import render_mkdocs
 from generator.progress import SILENT, Progress
-from generator.render import build_record, render_site
-from generator.report import BuildRecord, SiteReport
-from generator.score import Details, Scored, ScoreOptions, score_inputs
+from generator.spool import sweep_stale
+from generator.userkey import trusted_key
 from generator.write import (
     BUILD_RECORD,
+    IndexRecord,
     Published,
     SiteWriter,
     Staging,
@@ -30,13 +31,26 @@ from generator.write import (
     replace_export,
 )
 
+if TYPE_CHECKING:
+    from generator.report import SiteReport
+    from generator.score import Scored, ScoreOptions
+
+# The stages that parse, score and render (pydantic, Jinja2, scipy, Markdown) are imported where a
+# build needs them, after the no-op check: an unchanged site is verified with the standard library.
+
+
+def _default_options() -> ScoreOptions:
+    from generator.score import ScoreOptions
+
+    return ScoreOptions()
+
 
 @dataclass(frozen=True)
 class BuildConfig:
     runs: Path
     out: Path
     site_version: str | None = None
-    options: ScoreOptions = field(default_factory=ScoreOptions)
+    options: ScoreOptions = field(default_factory=_default_options)
     """Run cache and worker count: how runs are scored, never what a figure is."""
 
 
@@ -100,6 +114,10 @@ def _frozen_version(
         raise InvalidContent(f"a reveal cites version {version!r}: {exc.message}") from None
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
+    from generator.blind_scan import folder_files
+    from generator.render import render_site
+    from generator.score import score_inputs
+
     if existing.exists():
         _scan_blind(folder_files(existing, f"{version}/"), report)
 
@@ -139,6 +157,8 @@ def _revealed_names(report: SiteReport) -> set[str]:
 def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport) -> None:
     """Every revealed name must be absent from every byte, every rendered text and every file name
     of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it."""
+    from generator.blind_scan import find_revealed
+
     found = find_revealed(files, _revealed_names(report))
     if found is not None:
         rel, name = found
@@ -148,37 +168,62 @@ def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport
         )
 
 
-def _unchanged(config: BuildConfig, clock: list[float]) -> BuildResult | None:
+def unchanged(
+    runs: Path,
+    out: Path,
+    site_version: str | None,
+    index: IndexRecord | None = None,
+    reads: FolderReads | None = None,
+) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
     this same generator. Every input file is still hashed against its seal and every published file
     against the sha256 the version's build record lists (a changed one is refused, exit 5); no input
-    is parsed, nothing is scored or rendered. Anything else (a problem, another digest, a version
-    whose record lists no hashes) takes the full path, which says why or compares every byte.
+    is parsed, nothing is scored or rendered, and the site-level files are rendered again only when
+    the signed note of them (``index``) does not hold. Anything else (a problem, another digest, a
+    version whose record lists no hashes) takes the full path, which says why or compares every byte.
     Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
-    each file once, in the full path."""
-    reads = config.options.reads
-    digest = seals_digest(config.runs, reads, files=False)
+    each file once, in the full path. Standard library only: nothing heavier is imported here."""
+    started = time.monotonic()
+    check_version(site_version)
+    check_output(out, runs)
+    sweep_stale()  # a killed build's spool goes even when this build turns out a no-op
+    reads = reads or FolderReads()
+    digest = seals_digest(runs, reads, files=False)
     if digest is None:
         return None
-    target = config.out / (config.site_version or f"sha-{digest[:12]}")
+    target = out / (site_version or f"sha-{digest[:12]}")
     try:
         raw = (target / BUILD_RECORD).read_bytes()
-        record = BuildRecord.model_validate_json(raw)
-    except (OSError, ValueError):
+        record = json.loads(raw)
+        files = record["files"]
+        same = record["inputs_digest"] == digest and record["generator_digest"] == generator_digest()
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if record.inputs_digest != digest or record.generator_digest != generator_digest() or not record.files:
+    if not same or not isinstance(files, dict) or not files or seals_digest(runs, reads) != digest:
         return None
-    if seals_digest(config.runs, reads) != digest:
-        return None
-    with SiteWriter(config.out) as writer:
-        check_published(target, record, raw, _expected_record(target, record))
+    with SiteWriter(out, index) as writer:
+        check_published(target, files, raw, _expected_record(target, files))
         writer.refresh(target.name)
-    files = [p for p in target.rglob("*") if p.is_file()]
-    kinds = Counter(p.suffix or "(none)" for p in files)
-    seconds = {"verify seals": time.monotonic() - clock[0]}
+    found = [p for p in target.rglob("*") if p.is_file()]
+    kinds = Counter(p.suffix or "(none)" for p in found)
+    seconds = {"verify seals": time.monotonic() - started}
     return BuildResult(
-        None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in files), seconds
+        None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in found), seconds
     )
+
+
+def index_record(cache_folder: Path | None) -> IndexRecord | None:
+    """The signed note of the site-level files, kept beside the run cache under its key (None when
+    there is no trusted cache: the site-level files are then always rendered)."""
+    if cache_folder is None:
+        return None
+    key, _ = trusted_key(cache_folder)
+    return None if key is None else IndexRecord(cache_folder, key)
+
+
+def _index_of(options: ScoreOptions) -> IndexRecord | None:
+    cache = options.cache
+    return IndexRecord(cache.folder, cache.mac_key) if cache.folder is not None and cache.mac_key else None
 
 
 def _reading_once(config: BuildConfig) -> BuildConfig:
@@ -186,19 +231,38 @@ def _reading_once(config: BuildConfig) -> BuildConfig:
     return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
 
 
-def _expected_record(target: Path, record: BuildRecord) -> bytes:
-    """The build record the version's own ``data/site.json`` yields (empty when that cannot be read:
-    then the record cannot be the expected one)."""
+def _expected_record(target: Path, files: dict[str, str]) -> bytes:
+    """The build record the version's own ``data/site.json`` yields, as ``render.build_record`` writes
+    it (a test holds the two equal); empty when that cannot be read: then the record cannot be it."""
     try:
-        report = SiteReport.model_validate_json((target / "data" / "site.json").read_bytes())
-    except (OSError, ValueError):
+        report = json.loads((target / "data" / "site.json").read_bytes())
+        fields = {
+            "schema_version": 1,
+            "site_version": report["site_version"],
+            "generator": report["generator"],
+            "generator_digest": generator_digest(),
+            "inputs_digest": report["inputs_digest"],
+            "benchmarks": [
+                {
+                    "id": b["id"],
+                    "title": b["title"],
+                    "family": b["family"],
+                    "status": b["disclosures"]["status"],
+                }
+                for b in report["benchmarks"]
+            ],
+            "files": dict(sorted(files.items())),
+        }
+    except (OSError, ValueError, KeyError, TypeError):
         return b""
-    return build_record(report, record.files)
+    return canonical_json(fields).encode("utf-8")
 
 
 def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
     """Check every seal and every file's content; write nothing. A run in the run cache (same seal,
     benchmark and generator) is hashed against its seal, not parsed again."""
+    from generator.score import ScoreOptions, score_inputs
+
     options = dataclasses.replace(options or ScoreOptions(), outputs=False, reads=FolderReads())
     scored = score_inputs(runs, None, options=options)
     scored.details.close()
@@ -211,19 +275,20 @@ def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
     When a reveal applies to an earlier blind version that this site does not hold yet, that
     version is rebuilt from the same inputs without the reveal and published first.
     """
-    check_version(config.site_version)
-    check_output(config.out, config.runs)
     config = _reading_once(config)
+    index = _index_of(config.options)
+    same = unchanged(config.runs, config.out, config.site_version, index, config.options.reads)
+    if same is not None:
+        return same
+    from generator.render import render_site
+    from generator.score import score_inputs
+
     clock = [time.monotonic()]
-    Details.sweep_stale()  # a killed build's spool goes even when this build turns out a no-op
-    unchanged = _unchanged(config, clock)
-    if unchanged is not None:
-        return unchanged
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     clock.append(time.monotonic())
     try:
         version = scored.report.site_version
-        with SiteWriter(config.out) as writer:
+        with SiteWriter(config.out, index) as writer:
             stage = writer.stage()
             render_site(scored.report, scored.details, stage, progress)
             blind = _frozen_version(config, scored.report, writer)
@@ -254,6 +319,9 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     """Markdown pages and a ``nav.yml`` for an existing mkdocs site, written into ``config.out`` whole."""
     check_version(config.site_version)
     check_output(config.out, config.runs)
+    from generator.mkdocs_export import render_mkdocs
+    from generator.score import score_inputs
+
     config = _reading_once(config)
     started = time.monotonic()
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)

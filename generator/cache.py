@@ -42,7 +42,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -51,112 +50,20 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from generator.canon import compact_json
 from generator.figures import Model
 from generator.identity import generator_digest
-from generator.jsonio import compact_json
+from generator.userkey import Untrusted, _check_owned, trusted_key
 
 FORMAT = "benchsite-run-cache/2"
-KEY_ENV = "BENCHSITE_CACHE_KEY"
-OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
-
-
-def default_folder() -> Path:
-    """``$XDG_CACHE_HOME/benchsite``, else ``~/.cache/benchsite``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "benchsite"
-
-
-def default_key_file() -> Path:
-    """``$BENCHSITE_CACHE_KEY``, else ``$XDG_CONFIG_HOME/benchsite/cache-key``, else
-    ``~/.config/benchsite/cache-key``: apart from the cache, which others may be able to read."""
-    if os.environ.get(KEY_ENV):
-        return Path(os.environ[KEY_ENV])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "benchsite" / "cache-key"
-
-
-class Untrusted(Exception):
-    """Why a cache folder, key or entry is not used (names the path and the reason)."""
-
-
-def _check_owned(path: Path, mode: os.stat_result, private: bool = False) -> None:
-    """As ssh checks its files: the user's own, not writable (``private``: nor readable) by others."""
-    if mode.st_uid != os.geteuid():
-        raise Untrusted(f"{path}: owned by user {mode.st_uid}, not by you")
-    if mode.st_mode & (0o077 if private else OTHERS_WRITE):
-        raise Untrusted(f"{path}: {'readable or writable' if private else 'writable'} by others")
-
-
-def _check_folder(folder: Path) -> None:
-    """The folder (if present) the user's own and closed to others; every folder above it owned by
-    the user or root and closed to others unless sticky (as ``/tmp`` is), so no one else can swap it."""
-    real = folder.resolve()
-    if real.exists():
-        if not real.is_dir():
-            raise Untrusted(f"{folder}: not a folder")
-        _check_owned(folder, real.stat())
-    for above in (p for p in real.parents if p.exists()):  # the missing ones are made 0700
-        mode = above.stat()
-        if mode.st_uid not in (0, os.geteuid()):
-            raise Untrusted(f"{above}: owned by user {mode.st_uid}, not by you or root")
-        if mode.st_mode & OTHERS_WRITE and not mode.st_mode & stat.S_ISVTX:
-            raise Untrusted(f"{above}: writable by others")
-
-
-def _read_key(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno())
-        if not stat.S_ISREG(mode.st_mode):
-            raise Untrusted(f"{path}: not a regular file")
-        _check_owned(path, mode, private=True)
-        text = handle.read(200).decode("ascii", "replace").strip()
-    try:
-        key = bytes.fromhex(text)
-    except ValueError:
-        key = b""
-    if len(key) != 32:
-        raise Untrusted(f"{path}: not a benchsite cache key (64 hex digits); delete it to make a new one")
-    return key
-
-
-def _create_key(path: Path) -> None:
-    """32 random bytes as hex, 0600, in place at once (a concurrent build's key wins if it was first)."""
-    for folder in reversed([path.parent, *path.parent.parents]):
-        if not folder.exists():
-            folder.mkdir(mode=0o700)
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-key-")
-    try:
-        with os.fdopen(handle, "w") as out:
-            out.write(secrets.token_hex(32) + "\n")
-        with contextlib.suppress(FileExistsError):
-            os.link(temp, path)
-    finally:
-        Path(temp).unlink(missing_ok=True)
-
-
-def user_key(path: Path) -> bytes:
-    """The user's cache key, created on first use."""
-    try:
-        return _read_key(path)
-    except FileNotFoundError:
-        _create_key(path)
-        return _read_key(path)
 
 
 def open_cache(folder: Path | None, key_file: Path | None = None) -> tuple[RunCache, str | None]:
     """The run cache in ``folder`` under the user's key, or no cache and a warning saying why."""
     if folder is None:
         return RunCache(None), None
-    key_path = key_file or default_key_file()
-    try:
-        if key_path.resolve().is_relative_to(folder.resolve()):
-            raise Untrusted(f"{key_path}: the key may not be kept inside the cache it protects")
-        _check_folder(folder)
-        key = user_key(key_path)
-        _check_folder(key_path.parent)  # else another could put their key there, and forge with it
-    except (Untrusted, OSError) as exc:
-        reason = str(exc) if isinstance(exc, Untrusted) else f"{exc.filename or key_path}: {exc.strerror}"
+    key, reason = trusted_key(folder, key_file)
+    if key is None:
         return RunCache(None), f"{folder}: not used as the run cache: {reason}; every run is scored"
     return RunCache(folder, key), None
 
@@ -223,6 +130,11 @@ class RunCache:
             raise ValueError("a run cache needs the user's key")
         self.folder = folder
         self._key = key
+
+    @property
+    def mac_key(self) -> bytes:
+        """The per-user key entries are signed with (empty without a cache)."""
+        return self._key
 
     def _mac(self, fields: dict[str, Any]) -> str:
         text = compact_json({k: v for k, v in fields.items() if k != "mac"})

@@ -89,8 +89,9 @@ def score_options(
     """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
-    from generator.cache import default_folder, open_cache
+    from generator.cache import open_cache
     from generator.score import ScoreOptions
+    from generator.userkey import default_folder
     from generator.workers import default_jobs
 
     cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
@@ -151,6 +152,18 @@ def build_cmd(
     file of it against the sha256 its data/build.json lists: a changed, added or removed file is
     refused (exit 5) and left as it is; restore the folder, or delete it and build again.
     """
+    if (executor == "dask") != (scheduler is not None):
+        raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
+    if output_format == "site" and nav_prefix is None:
+        from generator.build import index_record, unchanged
+        from generator.userkey import default_folder
+
+        folder = None if no_cache else cache_dir or default_folder()
+        same = unchanged(runs, out or Path("site"), site_version, index_record(folder))
+        if same is not None:  # verified with the standard library alone: nothing else was imported
+            if not quiet:
+                click.echo(summary(same))
+            return
     from generator.build import BuildConfig, build, export_mkdocs
 
     progress = Progress.for_terminal(quiet)
@@ -252,8 +265,8 @@ def seal_cmd(folder: Path) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
 def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) -> None:
     """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
+    from generator.canon import canonical_json
     from generator.compare import run_compare, summary_text
-    from generator.jsonio import canonical_json
 
     result = run_compare(baseline, candidate, strict)
     if as_json:

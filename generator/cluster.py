@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from generator.canon import compact_json
 from generator.errors import BenchsiteError, Problem
 from generator.families.base import BenchmarkContext, Family
 from generator.files import ReadFailure, read_regular
 from generator.inputs import BenchmarkLayout
-from generator.jsonio import compact_json
 from generator.seal import SEAL_NAME
 
 if TYPE_CHECKING:

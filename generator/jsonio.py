@@ -210,13 +210,6 @@ def _jsonl_lines(data: bytes, file: str) -> Iterator[tuple[int, str, Any, list[P
         yield number, line, value, problems
 
 
-def compact_json(value: Any) -> str:
-    """Canonical too (sorted keys, no NaN), without indentation, for large files: one line and a newline."""
-    return (
-        json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
-    )
-
-
 def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem]) -> Iterator[tuple[int, M]]:
     """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``."""
     for number, line, value, line_problems in _jsonl_lines(data, file):
@@ -229,11 +222,6 @@ def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem])
         problems.extend(more)
         if parsed is not None:
             yield number, parsed
-
-
-def canonical_json(value: Any) -> str:
-    """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline."""
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tuple[M | None, list[Problem]]:

@@ -31,10 +31,10 @@ from pydantic import BaseModel
 
 from generator import __version__
 from generator.cache import Pages as RunPages
+from generator.canon import canonical_json
 from generator.charts import forest, grid
 from generator.families.base import RunView
 from generator.identity import generator_digest, templates_dir
-from generator.jsonio import canonical_json
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from generator.canon import canonical_json
 from generator.changes import VersionsIndex
 from generator.families.components_models import (
     ComponentsContract,
@@ -23,7 +24,6 @@ from generator.families.trials_models import (
     TrialsDeclaration,
     TrialsRun,
 )
-from generator.jsonio import canonical_json
 from generator.report import BuildRecord, SiteReport
 
 SCHEMAS: dict[str, type[BaseModel]] = {

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from generator import __version__
 from generator.cache import RunCache, bench_key
+from generator.canon import compact_json
 from generator.cluster import on_cluster
 from generator.errors import OutputError, Problem, ProblemReport
 from generator.families.base import BenchmarkContext, RunStatus, RunView
@@ -30,10 +31,11 @@ from generator.inputs import (
     id_problem,
     inputs_digest,
 )
-from generator.jsonio import compact_json, load_json_bytes, validate_model
+from generator.jsonio import load_json_bytes, validate_model
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
+from generator.spool import SPOOL_PREFIX, sweep_stale
 from generator.workers import Shared, in_workers, render_one, score_one, verified_run
 from generator.write import HELD_LOCKS
 
@@ -43,7 +45,7 @@ DECLARATION = "benchmark.json"
 class Details:
     """Each run's scored rows as canonical JSON, spooled to a private temporary folder."""
 
-    PREFIX = "benchsite-details-"
+    PREFIX = SPOOL_PREFIX
 
     def __init__(self) -> None:
         self.sweep_stale()
@@ -64,20 +66,8 @@ class Details:
 
     @classmethod
     def sweep_stale(cls) -> None:
-        """Remove the spools no build holds: a build killed with -9 skips ``close``, and its lock went
-        with its process (a running build's lock, in this process or in any other, is never free)."""
-        for stale in Path(tempfile.gettempdir()).glob(f"{cls.PREFIX}*"):
-            try:
-                folder = os.open(stale, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            except OSError:
-                continue  # gone meanwhile, not a folder, or another user's
-            try:
-                fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                shutil.rmtree(stale, ignore_errors=True)
-            except OSError:
-                pass  # held: a build is writing it
-            finally:
-                os.close(folder)
+        """Remove the spools no build holds (``spool.sweep_stale``)."""
+        sweep_stale(cls.PREFIX)
 
     def put(self, bench: str, run: str, detail: BaseModel) -> bytes:
         data = compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8")

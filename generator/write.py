@@ -11,6 +11,7 @@ import contextlib
 import errno
 import fcntl
 import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -19,14 +20,14 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.changes import VersionChanges, VersionsIndex, version_changes
+from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, read_regular
-from generator.jsonio import canonical_json
-from generator.render import render_not_found, render_versions
-from generator.report import BuildRecord, SiteReport
+
+if TYPE_CHECKING:
+    from generator.changes import VersionChanges
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
@@ -242,7 +243,7 @@ def _sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
-def check_published(target: Path, record: BuildRecord, build_json: bytes, expected: bytes) -> None:
+def check_published(target: Path, files: dict[str, str], build_json: bytes, expected: bytes) -> None:
     """A published version holds exactly the files its build record lists, each with the sha256 it
     lists, and the record is the one its verified ``data/site.json`` yields (``expected``). Anything
     else was changed after publication: refused (exit 5), never rewritten."""
@@ -252,11 +253,11 @@ def check_published(target: Path, record: BuildRecord, build_json: bytes, expect
             found[path.relative_to(target).as_posix()] = None  # a link or special file: never ours
         elif path.is_file():
             found[path.relative_to(target).as_posix()] = path
-    listed = {**record.files, BUILD_RECORD: ""}
+    listed = {**files, BUILD_RECORD: ""}
     differ = sorted(found.keys() ^ listed.keys())
-    for rel in sorted(found.keys() & record.files.keys()):
+    for rel in sorted(found.keys() & files.keys()):
         file = found[rel]
-        if file is None or _sha256(file) != record.files[rel]:
+        if file is None or _sha256(file) != files[rel]:
             differ.append(rel)
     if not differ and build_json != expected:
         differ.append(BUILD_RECORD)
@@ -270,6 +271,8 @@ def check_published(target: Path, record: BuildRecord, build_json: bytes, expect
 
 def _names_itself(record: Path) -> bool:
     """Whether a ``data/build.json`` is a build record of the folder that holds it."""
+    from generator.report import BuildRecord
+
     try:
         return BuildRecord.model_validate_json(record.read_bytes()).site_version == record.parent.parent.name
     except (OSError, ValueError):
@@ -303,6 +306,8 @@ def _versions(out: Path, added: list[str], confirmed: tuple[str, ...] = ()) -> l
 
 def _record(folder: Path) -> dict[str, Any]:
     """A version's build record, or a stand-in saying it cannot be read (never a crash)."""
+    from generator.report import BuildRecord
+
     try:
         record = json.loads((folder / "data" / "build.json").read_bytes())
         BuildRecord.model_validate(record)
@@ -315,6 +320,8 @@ def _record(folder: Path) -> dict[str, Any]:
 def _site_json(folder: Path) -> Any:
     """A version's report read through its model, as plain JSON; None when it cannot be read or is
     not a report of this format (damaged, or from another generator): then it is not comparable."""
+    from generator.report import SiteReport
+
     try:
         report = SiteReport.model_validate_json((folder / "data" / "site.json").read_bytes())
     except (OSError, ValueError):
@@ -324,6 +331,8 @@ def _site_json(folder: Path) -> Any:
 
 def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
     """Each version against the one published before it, oldest first; one report read at a time."""
+    from generator.changes import version_changes
+
     result, before = [], None
     for i, version in enumerate(order):
         after = _site_json(folders[version])
@@ -346,6 +355,9 @@ def _stage_index(
     ``confirmed`` are existing versions this build found identical (listed if the site lacks them). A failure
     here (a full disk) leaves the site untouched; what remains is renames, which need no space.
     """
+    from generator.changes import VersionsIndex
+    from generator.render import render_not_found, render_versions
+
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
     changes = _changes(folders, order)
@@ -379,11 +391,76 @@ def _switch_index(staged: list[tuple[Path, Path]]) -> None:
         temp.replace(final)
 
 
+@dataclass(frozen=True)
+class IndexRecord:
+    """A signed note, kept in the user's run cache, of the site-level files a site's versions
+    yield: a no-op rebuild that finds them unchanged need not render them again (nor import the
+    renderer). Keyed by the output folder; signed with the run cache's per-user key (``userkey``), so
+    a note others wrote is not taken; anything off and the files are rendered again."""
+
+    folder: Path
+    key: bytes
+
+    FORMAT = "benchsite-index/1"
+
+    def _path(self, out: Path) -> Path:
+        name = hashlib.sha256(str(out.resolve()).encode("utf-8", "surrogateescape")).hexdigest()
+        return self.folder / "index-v1" / f"{name}.json"
+
+    def _mac(self, fields: dict[str, Any]) -> str:
+        return hmac.new(self.key, canonical_json(fields).encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def holds(self, out: Path, digest: str) -> bool:
+        """Whether the site-level files of ``out`` are the ones its versions (``digest``) yield."""
+        try:
+            note = json.loads(read_regular(self._path(out), 1 << 16))
+            fields = {k: note[k] for k in ("format", "out", "digest", "files")}
+            if not hmac.compare_digest(str(note["mac"]), self._mac(fields)):
+                return False
+            expected = (self.FORMAT, str(out.resolve()), digest, sorted(INDEX_FILES))
+            if (fields["format"], fields["out"], fields["digest"], sorted(fields["files"])) != expected:
+                return False
+            return all(_sha256(out / name) == fields["files"][name] for name in INDEX_FILES)
+        except (OSError, ReadFailure, ValueError, KeyError, TypeError, AttributeError):
+            return False
+
+    def keep(self, out: Path, digest: str) -> None:
+        """Note the site-level files as they are now; best effort (the note only saves time)."""
+        try:
+            files = {name: _sha256(out / name) for name in INDEX_FILES}
+            fields = {"format": self.FORMAT, "out": str(out.resolve()), "digest": digest, "files": files}
+            path = self._path(out)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            temp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+            temp.write_text(canonical_json({**fields, "mac": self._mac(fields)}), encoding="utf-8")
+            temp.replace(path)
+        except (OSError, ValueError):
+            pass
+
+
+def index_digest(out: Path, order: list[str]) -> str:
+    """What the site-level files are derived from: the generator, the versions in published order,
+    and each one's build record and report."""
+    from generator.identity import generator_digest
+
+    lines = [generator_digest()]
+    for version in order:
+        folder = out / version / "data"
+        try:
+            record, report = _sha256(folder / "build.json"), _sha256(folder / "site.json")
+        except (OSError, ReadFailure):
+            record = report = "unreadable"
+        lines.append(f"{version} {record} {report}")
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+
 class SiteWriter:
     """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, index: IndexRecord | None = None) -> None:
         self.out = out
+        self.index = index
+        """Where the note of the site-level files is kept (None: no run cache, always render them)."""
         self.stages: list[Staging] = []
         self._lock: contextlib.ExitStack | None = None
         self._created: list[Path] = []
@@ -428,8 +505,18 @@ class SiteWriter:
 
     def refresh(self, version: str) -> None:
         """Re-derive the site-level files from the versions recorded and ``version``, found unchanged
-        (a no-op rebuild repairs them)."""
+        (a no-op rebuild repairs them); not when the signed note says they are already what the
+        versions yield."""
+        if self.index is not None and self.index.holds(
+            self.out, index_digest(self.out, _versions(self.out, [], (version,)))
+        ):
+            return
         _switch_index(_stage_index(self.out, [], (version,)))
+        self._note_index()
+
+    def _note_index(self) -> None:
+        if self.index is not None:
+            self.index.keep(self.out, index_digest(self.out, _recorded(self.out)))
 
     def publish(self, version: str, stage: Staging) -> Published:
         """Publish a staged version with one rename; an identical existing version is a no-op."""
@@ -460,6 +547,7 @@ class SiteWriter:
                 temp.unlink(missing_ok=True)
             raise
         _switch_index(staged)
+        self._note_index()
         names = {version for version, _ in fresh}
         return [Published(self.out / version, created=version in names) for version, _ in versions]
 

@@ -10,10 +10,11 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel
 
+from generator.canon import compact_json
 from generator.errors import Problem
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
-from generator.jsonio import compact_json, load_json_bytes, validate_model
+from generator.jsonio import load_json_bytes, validate_model
 from generator.report import Disclosures, FamilySection
 
 M = TypeVar("M", bound=BaseModel)

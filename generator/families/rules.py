@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
-from generator.jsonio import canonical_json
+from generator.canon import canonical_json
 
 
 def rules_digest(contract: BaseModel, fields: Iterable[str]) -> str:

@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import Field
 
+from generator.canon import canonical_json
 from generator.families.trials_models import TrialsContract
 from generator.figures import Model, Rate
-from generator.jsonio import canonical_json
 from generator.ranking import Breakdown, Ranking, rate_ranking
 
 
