@@ -21,7 +21,7 @@ from tests.conftest import run_cli, snapshot
 
 RUNS, ROWS = 40, 30
 """32 points runs and 8 components runs (both scored by the worker pool), beside the example
-corpus's 12 trials and definitions runs: 52 runs."""
+corpus's 13 trials and definitions runs: 53 runs."""
 
 
 @pytest.fixture(scope="module")
@@ -48,13 +48,13 @@ def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path
     build(scaled, tmp_path / "one", "--jobs", "1", "--no-cache")
     cold = build(scaled, tmp_path / "two", "--jobs", "2", "--cache", cache)
     warm = build(scaled, tmp_path / "warm", "--jobs", "2", "--cache", cache)
-    assert "runs 52 (scored 52, reused from the run cache 0; pages rendered for 52)" in cold, cold
-    assert "runs 52 (scored 0, reused from the run cache 52; pages rendered for 0)" in warm, warm
+    assert "runs 53 (scored 53, reused from the run cache 0; pages rendered for 53)" in cold, cold
+    assert "runs 53 (scored 0, reused from the run cache 53; pages rendered for 0)" in warm, warm
     expected = snapshot(tmp_path / "one")
     assert snapshot(tmp_path / "two") == expected
     assert snapshot(tmp_path / "warm") == expected
-    assert len(entries(cache)) >= 52  # and the blind version's trials runs, scored without the reveal
-    assert len(entries(cache, "pages")) >= 52
+    assert len(entries(cache)) >= 53  # and the blind version's trials runs, scored without the reveal
+    assert len(entries(cache, "pages")) >= 53
 
 
 def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Path) -> None:
@@ -64,7 +64,7 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     build(runs, tmp_path / "site", "--cache", cache)
     benchmark.change_one_run(runs, 0)
     output = build(runs, tmp_path / "site", "--cache", cache)
-    assert "(scored 1, reused from the run cache 51; pages rendered for 1)" in output, output
+    assert "(scored 1, reused from the run cache 52; pages rendered for 1)" in output, output
     version = output.split("\n", 1)[0].rsplit("/", 1)[1]
     build(runs, tmp_path / "fresh", "--no-cache")
     assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
@@ -138,7 +138,7 @@ def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
     points = [e for e in entries(cache) if json.loads(e.read_bytes())["family"] == "points"]
     _corrupt(points[0], how)
     output = build(scaled, tmp_path / "second", "--cache", cache)
-    assert "(scored 1, reused from the run cache 51; pages rendered for 0)" in output, output
+    assert "(scored 1, reused from the run cache 52; pages rendered for 0)" in output, output
     assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
     assert json.loads(points[0].read_bytes())["format"] == FORMAT  # stored again, whole
 
@@ -152,7 +152,7 @@ def test_damaged_pages_are_discarded_and_rendered_again(scaled: Path, tmp_path: 
               if json.loads(e.read_bytes())["pages"][0]["path"].startswith("b/agent-dx/")]  # fmt: skip
     _corrupt(points[0], how)  # a points run: its pages are the same in the blind version
     output = build(scaled, tmp_path / "second", "--cache", cache)
-    assert "(scored 0, reused from the run cache 52; pages rendered for 1)" in output, output
+    assert "(scored 0, reused from the run cache 53; pages rendered for 1)" in output, output
     assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
 
 
@@ -165,7 +165,7 @@ def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_pat
         blocker.mkdir()
         blocker.chmod(0o500)
     output = build(scaled, tmp_path / "site", "--cache", blocker / "inner")
-    assert "(scored 52, reused from the run cache 0; pages rendered for 52)" in output
+    assert "(scored 53, reused from the run cache 0; pages rendered for 53)" in output
 
 
 def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) -> None:
