@@ -134,6 +134,12 @@ HOSTILE = " ".join(
 )
 
 
+PROVIDER_HOSTILE = '"><marquee onstart="confirm(5)"><b>qzx</b> \u202eqxz\u202c'
+"""Hostile markup for the revealed provider names. A word of a revealed name in the blind version is
+a leak the blind scan refuses, so it shares no distinctive word with HOSTILE, which the blind
+version's free text carries."""
+
+
 def _missing_dependencies() -> str | None:
     missing = [str(p) for p in (CHROMIUM, AXE) if not p.is_file()]
     if not missing:
@@ -510,7 +516,8 @@ def _poison_trials(bench: Path, scratch: Path) -> None:
 
     def reveal(record: dict[str, Any]) -> None:
         record["scores_sha256"] = hashlib.sha256(frozen.read_bytes()).hexdigest()
-        _poison(record["providers"], *record["providers"])
+        for label in record["providers"]:  # hostile, with no word the blind fields' hostile text has
+            record["providers"][label] += f" {PROVIDER_HOSTILE}"
 
     _edit_json(bench / "reveal" / "reveal.json", reveal)
     _reseal(bench / "reveal")
