@@ -184,8 +184,8 @@ def test_the_mkdocs_export_of_the_blind_inputs_holds_no_withheld_identity(export
     assert scan(exported, withheld()) == []
 
 
-def test_a_provider_name_in_a_blind_field_makes_the_reveal_build_refuse(tmp_path: Path) -> None:
-    """The build's own scan: a free-text field of the blind inputs naming a provider is refused."""
+def runs_naming_a_provider(tmp_path: Path) -> Path:
+    """A copy of the corpus whose blind run ``run-p-a`` names its provider in a free-text field."""
     runs = tmp_path / "runs"
     shutil.copytree(CORPUS, runs)
     run = runs / BENCH / "run-p-a"
@@ -194,6 +194,12 @@ def test_a_provider_name_in_a_blind_field_makes_the_reveal_build_refuse(tmp_path
     (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
     reseal(run)
     cite_blind_scores(runs)
+    return runs
+
+
+def test_a_provider_name_in_a_blind_field_makes_the_reveal_build_refuse(tmp_path: Path) -> None:
+    """The build's own scan: a free-text field of the blind inputs naming a provider is refused."""
+    runs = runs_naming_a_provider(tmp_path)
     out = tmp_path / "site"
     before = snapshot(runs)
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)

@@ -20,7 +20,11 @@ import pytest
 
 from generator.score import Details
 from tests.conftest import CORPUS, run_cli, snapshot
-from tests.test_blind_scan import BENCH, BLIND, REVEALED, cite_blind_scores, provider_names, reseal
+from tests.test_blind_scan import (
+    BLIND,
+    REVEALED,
+    runs_naming_a_provider,
+)
 
 # --- the site lock and the staging folders (item 17, and a refused build's lock) ------------------
 
@@ -60,14 +64,7 @@ def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path) -> None:
 
 def test_a_refused_build_into_a_new_out_leaves_no_out_behind(tmp_path: Path) -> None:
     """The refusal comes after the site lock was taken (the blind version's scan)."""
-    runs = tmp_path / "runs"
-    shutil.copytree(CORPUS, runs)
-    run = runs / BENCH / "run-p-a"
-    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
-    meta["producer"] = f"harness of {provider_names()['P-A']}"
-    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
-    reseal(run)
-    cite_blind_scores(runs)
+    runs = runs_naming_a_provider(tmp_path)
     out = tmp_path / "new" / "site"
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)
     assert result.exit_code == 4, result.output
