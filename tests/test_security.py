@@ -100,9 +100,13 @@ MARKDOWN = "\n\n".join(VECTORS)
 """Markdown fields (descriptions): every vector its own block, so reference definitions parse."""
 LINE = " ".join(v.replace("\n", " ") for v in VECTORS)
 """Plain-text fields: all vectors on one line."""
-NAMES = {label: f"{label} Labs <img src=x onerror=alert('{label}')> [{label}](javascript:alert(1))"
-         for label in ("P-A", "P-B", "P-C", "P-D")}  # fmt: skip
-"""Reveal names: hostile, and spelled nowhere else (the blind version is scanned for them)."""
+NAMES = {
+    label: f"{label} Qzvx <img src=x onclick=confirm('{label}')> [{label}](data:,qzvx)"
+    for label in ("P-A", "P-B", "P-C", "P-D")
+}
+"""Reveal names: hostile, and spelled nowhere else, not even a distinctive word of them (the blind
+version is scanned for every word of four or more letters that is not common English, and its free
+text carries the VECTORS)."""
 
 SCRIPT_TAGS = frozenset({
     "script", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "form", "input",
