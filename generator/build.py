@@ -269,17 +269,18 @@ def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
     return scored
 
 
-def build(config: BuildConfig, progress: Progress = SILENT) -> BuildResult:
+def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = False) -> BuildResult:
     """Read and verify everything, compute one report, render it, publish one version.
 
     When a reveal applies to an earlier blind version that this site does not hold yet, that
     version is rebuilt from the same inputs without the reveal and published first.
     """
-    config = _reading_once(config)
     index = _index_of(config.options)
-    same = unchanged(config.runs, config.out, config.site_version, index, config.options.reads)
-    if same is not None:
-        return same
+    if not checked:  # ``checked``: the caller tried ``unchanged`` with these options' reads
+        config = _reading_once(config)
+        same = unchanged(config.runs, config.out, config.site_version, index, config.options.reads)
+        if same is not None:
+            return same
     from generator.render import render_site
     from generator.score import score_inputs
 

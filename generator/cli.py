@@ -154,20 +154,25 @@ def build_cmd(
     """
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
+    from generator.inputs import FolderReads
+
+    reads = FolderReads()  # one read of each input per build, the no-op check included
     if output_format == "site" and nav_prefix is None:
         from generator.build import index_record, unchanged
         from generator.userkey import default_folder
 
         folder = None if no_cache else cache_dir or default_folder()
-        same = unchanged(runs, out or Path("site"), site_version, index_record(folder))
+        same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads)
         if same is not None:  # verified with the standard library alone: nothing else was imported
             if not quiet:
                 click.echo(summary(same))
             return
+    import dataclasses
+
     from generator.build import BuildConfig, build, export_mkdocs
 
     progress = Progress.for_terminal(quiet)
-    options = score_options(jobs, cache_dir, no_cache, executor, scheduler)
+    options = dataclasses.replace(score_options(jobs, cache_dir, no_cache, executor, scheduler), reads=reads)
     if output_format == "mkdocs":
         if out is None:
             raise click.UsageError("--format mkdocs needs --out: a folder inside your mkdocs docs_dir")
@@ -182,7 +187,7 @@ def build_cmd(
     if nav_prefix is not None:
         raise click.UsageError("--nav-prefix applies only with --format mkdocs")
     config = BuildConfig(runs=runs, out=out or Path("site"), site_version=site_version, options=options)
-    result = build(config, progress)
+    result = build(config, progress, checked=True)
     if not quiet:
         click.echo(summary(result))
 
