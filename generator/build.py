@@ -203,13 +203,23 @@ def unchanged(
         return None
     with SiteWriter(out, index) as writer:
         check_published(target, files, raw, _expected_record(target, files))
-        writer.refresh(target.name)
+        writer.refresh(target.name, _cited_versions(target))
     found = [p for p in target.rglob("*") if p.is_file()]
     kinds = Counter(p.suffix or "(none)" for p in found)
     seconds = {"verify seals": time.monotonic() - started}
     return BuildResult(
         None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in found), seconds
     )
+
+
+def _cited_versions(target: Path) -> tuple[str, ...]:
+    """The earlier versions a published version's reveals apply to, read from its report as JSON."""
+    try:
+        report = json.loads((target / "data" / "site.json").read_bytes())
+        cited = [(b["section"].get("reveal") or {}).get("scores_version") for b in report["benchmarks"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ()
+    return tuple(sorted({v for v in cited if isinstance(v, str) and v != target.name}))
 
 
 def index_record(cache_folder: Path | None) -> IndexRecord | None:

@@ -503,15 +503,16 @@ class SiteWriter:
         if target.exists():
             _check_existing(target, stage)
 
-    def refresh(self, version: str) -> None:
-        """Re-derive the site-level files from the versions recorded and ``version``, found unchanged
-        (a no-op rebuild repairs them); not when the signed note says they are already what the
-        versions yield."""
-        if self.index is not None and self.index.holds(
-            self.out, index_digest(self.out, _versions(self.out, [], (version,)))
-        ):
+    def refresh(self, version: str, cited: tuple[str, ...] = ()) -> None:
+        """Re-derive the site-level files from the versions recorded, the published versions
+        ``version`` cites (the blind version its reveal applies to) and ``version``, found unchanged
+        (a no-op rebuild repairs them, a build killed before its index switch included); not when
+        the signed note says they are already what the versions yield."""
+        confirmed = (*(v for v in cited if (self.out / v).is_dir()), version)
+        order = _versions(self.out, [], confirmed)
+        if self.index is not None and self.index.holds(self.out, index_digest(self.out, order)):
             return
-        _switch_index(_stage_index(self.out, [], (version,)))
+        _switch_index(_stage_index(self.out, [], confirmed))
         self._note_index()
 
     def _note_index(self) -> None:
