@@ -294,3 +294,37 @@ def schema_cmd(name: str | None) -> None:
     from generator.schemas import schema_json
 
     click.echo(schema_json(name), nl=False)
+
+
+@main.group("rubric")
+def rubric_group() -> None:
+    """Read a rubric contract or a scoring specification (scoring.json) on its own."""
+
+
+@rubric_group.command("explain", epilog=EXIT_CODES)
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def rubric_explain_cmd(path: Path) -> None:
+    """Print PATH's rules in plain words, where they come from, and its sha256."""
+    from generator.errors import ProblemReport
+    from generator.rubric import read
+
+    explained, problems = read(path)
+    if explained is None:
+        raise ProblemReport(problems)
+    click.echo(f"{printable(explained.file)}: {explained.family} rubric, sha256 {explained.sha256}")
+    click.echo(f"Rules from {printable(explained.source)}:")
+    for line in explained.rules:
+        click.echo(f"- {printable(line)}")
+
+
+@rubric_group.command("check", epilog=EXIT_CODES)
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def rubric_check_cmd(path: Path) -> None:
+    """Validate PATH and list every problem (exit 4), or say it is valid (exit 0)."""
+    from generator.errors import ProblemReport
+    from generator.rubric import read
+
+    explained, problems = read(path)
+    if explained is None:
+        raise ProblemReport(problems)
+    click.echo(f"{printable(explained.file)}: valid {explained.family} rubric (sha256 {explained.sha256})")

@@ -12,6 +12,7 @@ SCHEMA_NAMES = (
     "points-benchmark",
     "points-contract",
     "points-run",
+    "points-scoring",
     "report",
     "trials-benchmark",
     "trials-contract",

@@ -16,6 +16,7 @@ from generator.families.components_models import (
     Episode,
 )
 from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
+from generator.families.points_spec import PointsSpec
 from generator.families.trials_models import (
     Reveal,
     TrialPlan,
@@ -31,6 +32,7 @@ SCHEMAS: dict[str, type[BaseModel]] = {
     "points-contract": PointsContract,
     "points-run": PointsRun,
     "points-attempt": Attempt,
+    "points-scoring": PointsSpec,
     "trials-benchmark": TrialsDeclaration,
     "trials-contract": TrialsContract,
     "trials-plan": TrialPlan,

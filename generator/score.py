@@ -261,6 +261,8 @@ def score_benchmark(
         digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
     bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha, reveal)
     state, problems = family.prepare(bench)
+    if state is None:  # the benchmark cannot be scored at all (e.g. no scoring specification)
+        return None, problems + _verify_runs_only(layout, runs, options.reads)
     jobs = []
     for rel in runs:
         run_id = family.run_id(rel)

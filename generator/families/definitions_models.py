@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.families.points_models import SAFE_ID, RubricPin, SchemaVersion1, Strict, unique_ids
+from generator.families.input_base import SAFE_ID, RubricPin, SchemaVersion1, Strict, unique_ids
 from generator.jsonio import parse_json
 
 FloorKind = Literal[

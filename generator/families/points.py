@@ -29,10 +29,14 @@ from generator.families.points_report import (
     OutcomeCounts,
     PointsRunSummary,
     PointsSection,
+    RunColumns,
     RunResult,
+    ScoringInfo,
     SubjectRow,
 )
 from generator.families.points_scoring import score_attempt
+from generator.families.points_source import resolve
+from generator.families.points_spec import PointsRules, SpecSource, explain
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -41,15 +45,7 @@ from generator.stats import rate
 
 RUN_FILE = "run.json"
 ATTEMPTS_FILE = "attempts.jsonl"
-DIMENSION_NAMES = (
-    ("functional", "functional correctness", 45, False),
-    ("regression", "regression avoidance", 15, False),
-    ("consistency", "cross-surface consistency", 15, False),
-    ("scope", "scope discipline", 10, False),
-    ("test_behavior", "test behavior", 5, True),
-    ("trajectory", "trajectory and tool use", 5, True),
-    ("launch", "launch readiness", 5, False),
-)
+UNAVAILABLE = {"tests": "test behavior signals unavailable", "trajectory": "trajectory data unavailable"}
 _COUNT_FIELD = {"Ready": "ready", "NeedsReview": "needs_review", "NotReady": "not_ready",
                 "Inconclusive": "inconclusive", "Invalid": "invalid"}  # fmt: skip
 
@@ -222,8 +218,11 @@ def run_part(subject: str, run_id: str, attempts: list[AttemptResult]) -> Points
 
 @dataclass
 class PointsState:
-    """Everything the leaderboard and disclosures need, merged run by run."""
+    """Everything the leaderboard and disclosures need, merged run by run; ``rules`` (the compiled
+    specification) is read by ``score_run`` and never changed."""
 
+    rules: PointsRules
+    source: SpecSource
     subjects: dict[str, SubjectTally] = field(default_factory=lambda: defaultdict(SubjectTally))
     overall: SubjectTally = field(default_factory=SubjectTally)
     disagreements: list[Disagreement] = field(default_factory=list)
@@ -252,12 +251,16 @@ class PointsFamily(Family):
             problems.append(Problem(file, "$.purpose", message))
         hashes = {"boundarySha256": contract.provenance.boundarySha256}
         problems += provenance_problems(bench, decl.provenance_sources, hashes)
-        return PointsState(), problems
+        rules, source, more = resolve(bench)
+        if rules is None or source is None:
+            return None, problems + more
+        return PointsState(rules, source), problems
 
     def score_run(
         self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
         decl: PointsDeclaration = bench.declaration
+        rules: PointsRules = state.rules
         label = f"{bench.label}/{run_id}"
         meta, problems = read_run_meta(run, label, (RUN_FILE, ATTEMPTS_FILE), PointsRun)
         if ATTEMPTS_FILE not in run.files:
@@ -278,7 +281,7 @@ class PointsFamily(Family):
                 )
                 continue
             seen.add(attempt.attempt_id.casefold())
-            attempts.append(score_attempt(attempt, tasks[attempt.task]))
+            attempts.append(score_attempt(attempt, tasks[attempt.task], rules))
         if not attempts and not problems:
             problems.append(Problem(file, "", "holds no attempts"))
         if problems or meta is None:
@@ -290,6 +293,12 @@ class PointsFamily(Family):
         )  # fmt: skip
         detail = RunResult(**summary.model_dump(), attempts=tuple(attempts))
         return RunScored(summary, detail, part), []
+
+    def run_section(self, section: Any) -> RunColumns:
+        points: PointsSection = section
+        spec = points.scoring.specification
+        labels = tuple(d.label or d.key.replace("_", " ") for d in spec.dimensions)
+        return RunColumns(total=spec.deterministic_total, labels=labels)
 
     def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
         tally: PointsState = state
@@ -309,15 +318,28 @@ class PointsFamily(Family):
         tally: PointsState = state
         for subject in tally.subjects.values():
             subject.runs.sort()
+        rules, source = tally.rules, tally.source
+        scoring = ScoringInfo(
+            source=source.kind,
+            file=source.file,
+            sha256=source.sha256,
+            statement=source.statement(),
+            rules=explain(rules.spec),
+            specification=rules.spec,
+        )
         section = PointsSection(
-            contract=contract, purpose=decl.purpose, tasks=decl.tasks,
-            totals=count_outcomes(tally.overall.counts), leaderboard=_leaderboard(tally.subjects),
+            contract=contract,
+            scoring=scoring,
+            purpose=decl.purpose,
+            tasks=decl.tasks,
+            totals=count_outcomes(tally.overall.counts),
+            leaderboard=_leaderboard(rules, tally.subjects),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
-        )  # fmt: skip
+        )
         return section, _disclosures(bench, tally), []
 
 
-def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
+def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
     def order(item: tuple[str, SubjectTally]) -> tuple[Fraction, Fraction, str]:
         subject, t = item
         valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
@@ -328,8 +350,10 @@ def _leaderboard(tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
     rows = []
     for position, (subject, t) in enumerate(sorted(tallies.items(), key=order), start=1):
         valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
-        dims = tuple(DimensionMean(key=k, name=n, max=w, mean=t.mean(k), diagnostic=d)
-                     for k, n, w, d in DIMENSION_NAMES)  # fmt: skip
+        dims = tuple(
+            DimensionMean(key=d.key, name=d.name, max=d.weight, mean=t.mean(d.key), diagnostic=d.diagnostic)
+            for d in rules.dimensions
+        )
         rows.append(SubjectRow(
             position=position, subject=subject, runs=tuple(t.runs),
             counts=count_outcomes(t.counts), ready_rate=rate(t.counts["Ready"], valid),
@@ -365,8 +389,8 @@ def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
         blind=blind,
         excluded_counts=(("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),
                          ("Inconclusive attempts (reported separately)", overall.counts["Inconclusive"])),
-        unavailable=(("test behavior signals unavailable", valid - overall.ns["test_behavior"]),
-                     ("trajectory data unavailable", valid - overall.ns["trajectory"])),
+        unavailable=tuple((UNAVAILABLE[group], valid - overall.ns[key])
+                          for key, group in tally.rules.signal_diagnostics),
         floors_note=None,
         corrections=(),
         disagreements=disagreements,

@@ -9,32 +9,21 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
-from generator.families.rules import check_rules
-
-SHA256_HEX = r"^[0-9a-f]{64}$"
-SAFE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
-
-
-class Strict(BaseModel):
-    """Input models: frozen, no unknown fields, and no type coercion ("yes" is not true)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, strict=True)
-
-
-def _exact_int(value: Any) -> Any:
-    """A literal integer must be a JSON integer: not true, not 1.0 (pydantic compares by ==)."""
-    if type(value) is not int:
-        raise ValueError(f"must be the integer 1, not {value!r}")
-    return value
-
-
-SchemaVersion1 = Annotated[Literal[1], BeforeValidator(_exact_int)]
-
+from generator.families.input_base import (
+    SAFE_ID,
+    SHA256_HEX,
+    RubricPin,
+    SchemaVersion1,
+    SpecPin,
+    Strict,
+    unique_ids,
+)
+from generator.families.points_spec import PointsSpec
+from generator.families.rules import rules_digest
 
 # --- the contract (seed 000), read as its owner froze it -------------------------------------
 
@@ -65,50 +54,32 @@ class ContractDiagnostics(Strict):
     inconclusive: str
 
 
-IMPLEMENTED_DIMENSIONS: tuple[tuple[str, int], ...] = (
-    ("functional correctness", 45),
-    ("regression avoidance", 15),
-    ("cross-surface consistency", 15),
-    ("scope discipline", 10),
-    ("test behavior", 5),
-    ("trajectory and tool use", 5),
-    ("launch readiness", 5),
-)
-
-
 POINTS_RULES = ("pointDimensions", "outcomes", "mandatoryChecks", "diagnostics")
-POINTS_RULES_SHA256 = "def2d0bda49500138fb5acc715438524c2d126e992b2ccb9f03aeedf0f02b34a"
+SEED_RULES_SHA256 = "def2d0bda49500138fb5acc715438524c2d126e992b2ccb9f03aeedf0f02b34a"
+"""The rules digest of seed 000 (``rules.rules_digest`` over ``POINTS_RULES``): a contract with these
+rules and no specification of its own is scored by the built-in specification."""
 
 
 class PointsContract(Strict):
-    """The ``agent-dx-score-contract`` rubric (seed 000)."""
+    """A points rubric contract: seed 000 (``agent-dx-score-contract``), its successors, or a team's
+    own rubric in the same shape. How it scores is its specification (``points_spec``): the contract's
+    ``scoring`` object, a pinned ``scoring.json``, or the built-in one for the seed's rules."""
 
     schemaVersion: SchemaVersion1
-    artifactId: Literal["agent-dx-score-contract"]
+    artifactId: str = Field(min_length=1)
     artifactVersion: str
     status: str
     provenance: ContractProvenance
-    pointDimensions: tuple[PointDimension, ...]
+    pointDimensions: tuple[PointDimension, ...] = Field(min_length=1)
     outcomes: ContractOutcomes
     mandatoryChecks: tuple[str, ...]
     diagnostics: ContractDiagnostics
     limitations: tuple[str, ...]
+    scoring: PointsSpec | None = Field(default=None, description="The contract's own scoring specification.")
 
-    @field_validator("pointDimensions")
-    @classmethod
-    def _implemented(cls, value: tuple[PointDimension, ...]) -> tuple[PointDimension, ...]:
-        found = tuple((d.name, d.weight) for d in value)
-        if found != IMPLEMENTED_DIMENSIONS:
-            raise ValueError(
-                "dimensions and weights differ from the rubric benchsite implements: "
-                f"expected {list(IMPLEMENTED_DIMENSIONS)}"
-            )
-        return value
-
-    @model_validator(mode="after")
-    def _rules(self) -> PointsContract:
-        check_rules(self, POINTS_RULES, POINTS_RULES_SHA256, "agent-dx-score-contract")
-        return self
+    @property
+    def rules_sha256(self) -> str:
+        return rules_digest(self, POINTS_RULES)
 
     @property
     def is_historical(self) -> bool:
@@ -116,11 +87,6 @@ class PointsContract(Strict):
 
 
 # --- the benchmark declaration -----------------------------------------------------------------
-
-
-class RubricPin(Strict):
-    file: str = Field(description="Rubric contract file in the benchmark folder.")
-    sha256: str = Field(pattern=SHA256_HEX, description="sha256 of the rubric file's bytes.")
 
 
 class PointsTask(Strict):
@@ -131,15 +97,6 @@ class PointsTask(Strict):
         description="Paths the task may change: 'dir/' matches a folder, else an fnmatch pattern "
         "(at most 1,000 entries: every changed path is matched against each).",
     )
-
-
-def unique_ids(ids: Iterable[str], what: str) -> None:
-    """Refuse an id given twice, ignoring letter case (ids name files and anchors)."""
-    seen: set[str] = set()
-    for name in ids:
-        if name.casefold() in seen:
-            raise ValueError(f"duplicate {what} id {name!r}")
-        seen.add(name.casefold())
 
 
 class PointsDeclaration(Strict):
@@ -153,6 +110,10 @@ class PointsDeclaration(Strict):
         description="A prospective release under a historical rubric is refused."
     )
     rubric: RubricPin
+    scoring: SpecPin | None = Field(
+        default=None,
+        description="A sealed scoring specification beside the contract, pinned like it (docs/scoring.md).",
+    )
     provenance_sources: dict[str, str] = Field(
         default_factory=dict,
         description="Contract provenance hash name → sealed file in this folder to verify it.",

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.families.points_models import Outcome, PointsContract, PointsTask
+from generator.families.points_spec import PointsSpec
 from generator.figures import Mean, Model, Rate, SectionDefaults
 from generator.ranking import Breakdown, Ranking, rate_ranking
 
@@ -87,11 +88,33 @@ class RunResult(PointsRunSummary):
     attempts: tuple[AttemptResult, ...]
 
 
+class ScoringInfo(Model):
+    """The specification a benchmark was scored by, where it came from, and its rules in words."""
+
+    source: Literal["built-in", "contract", "file"] = Field(
+        description="built-in: benchsite's specification of the seed contract; contract: its 'scoring' "
+        "object; file: a sealed scoring.json pinned in benchmark.json."
+    )
+    file: str
+    sha256: str
+    statement: str = Field(description="Where the specification came from, in one sentence.")
+    rules: tuple[str, ...] = Field(description="Every rule in plain words, generated from the specification.")
+    specification: PointsSpec
+
+
+class RunColumns(Model):
+    """What a points run page shows of its benchmark's specification: column heads and the total."""
+
+    total: int
+    labels: tuple[str, ...]
+
+
 class PointsSection(SectionDefaults):
     """Everything the points family computed for one benchmark."""
 
     family: Literal["points"] = "points"
     contract: PointsContract
+    scoring: ScoringInfo
     purpose: str
     tasks: tuple[PointsTask, ...]
     totals: OutcomeCounts

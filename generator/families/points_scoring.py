@@ -1,26 +1,40 @@
-"""Pure scoring of one attempt under ``agent-dx-score-contract`` (SPEC §2.1).
+"""Pure scoring of one attempt under a points specification (``points_spec``; SPEC §2.1).
 
-Points are exact fractions so that the contract's thresholds (80 of 90, 12 of 15, 7.5 of 10)
-are compared exactly; they become floats only when stored in the report.
+Points are exact fractions so that a rubric's thresholds (80 of 90, 12 of 15, 7.5 of 10 in the
+seed contract) are compared exactly; they become floats only when stored in the report. Every
+number and rule choice comes from the compiled specification (:class:`PointsRules`); the default is
+the seed contract's built-in specification.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
 
 from generator.families.points_models import Attempt, Check, Outcome, PointsTask
 from generator.families.points_report import AttemptResult, DimensionScore, DimensionState
-
-READY_DETERMINISTIC = Fraction(80)
-REVIEW_DETERMINISTIC = Fraction(60)
-READY_CONSISTENCY = Fraction(12)
-SCOPE_THRESHOLD = Fraction(15, 2)
+from generator.families.points_spec import (
+    GROUP_WORDS,
+    UNAVAILABLE_WORDS,
+    CheckRatio,
+    CompiledDimension,
+    Gate,
+    Ladder,
+    Penalty,
+    PointsRules,
+    SignalSum,
+    seed_rules,
+)
 
 Points = Fraction | None
+_ZERO = Fraction(0)
+
+
+def exact(value: Fraction) -> str:
+    """A figure for a reason text: never rounded onto the threshold it is compared with."""
+    return f"{float(value):.10g}"
 
 
 def ratio_points(weight: int, checks: Sequence[Check] | None) -> Points:
@@ -28,11 +42,6 @@ def ratio_points(weight: int, checks: Sequence[Check] | None) -> Points:
     if not checks:
         return None
     return Fraction(weight * sum(c.passed for c in checks), len(checks))
-
-
-def functional_points(checks: Sequence[Check] | None) -> Fraction:
-    """45 · passed / total, zero when the total is zero (the contract says so explicitly)."""
-    return ratio_points(45, checks) or Fraction(0)
 
 
 def in_allowlist(path: str, allowlist: Sequence[str]) -> bool:
@@ -51,191 +60,204 @@ def outside_paths(paths: Sequence[str], allowlist: Sequence[str]) -> list[str]:
 
 @lru_cache(maxsize=256)
 def _outside(paths: tuple[str, ...], allowlist: tuple[str, ...]) -> tuple[str, ...]:
-    """Scoring one attempt asks three times (blockers, outcome, dimensions); fnmatch runs once."""
+    """Scoring one attempt asks more than once (blockers, outcome, dimensions); fnmatch runs once."""
     return tuple(sorted({p for p in paths if not in_allowlist(p, allowlist)}))
 
 
-def scope_points(paths: Sequence[str] | None, allowlist: Sequence[str]) -> Points:
-    """max(0, 10 − 2.5 · paths outside the allowlist); None when the scope check did not run."""
-    if paths is None:
-        return None
-    return Fraction(max(0, 20 - 5 * len(outside_paths(paths, allowlist))), 2)  # in halves
+def _signals(attempt: Attempt, group: str) -> object | None:
+    return attempt.tests if group == "tests" else attempt.trajectory
 
 
-_TEST_BEHAVIOR = {
-    "all": Fraction(5),
-    "passed after": Fraction(7, 2),
-    "changed": Fraction(3, 2),
-    "none": Fraction(0),
+def rule_points(dim: CompiledDimension, attempt: Attempt, task: PointsTask) -> Points:
+    """A non-gate dimension's points for one attempt; None when it has no qualifying denominator
+    (a check group or scope check not run, or signals unavailable)."""
+    rule = dim.rule
+    if isinstance(rule, CheckRatio):
+        checks: Sequence[Check] | None = getattr(attempt, rule.checks)
+        if checks is None or not checks:
+            zero = rule.when_not_run if checks is None else rule.when_empty
+            return _ZERO if zero == "zero" else None
+        return Fraction(dim.weight * sum(c.passed for c in checks), len(checks))
+    if isinstance(rule, Penalty):
+        if attempt.changed_paths is None:
+            return None
+        outside = len(outside_paths(attempt.changed_paths, task.allowlist))
+        return max(dim.floor, dim.weight - dim.each * outside)
+    if isinstance(rule, Ladder | SignalSum):
+        signals = _signals(attempt, rule.signals)
+        if signals is None:
+            return None
+        if isinstance(rule, SignalSum):
+            return sum((p for s, p in dim.signal_points if getattr(signals, s)), _ZERO)
+        for when, points in dim.steps:
+            if all(getattr(signals, s) for s in when):
+                return points
+        return dim.otherwise
+    raise AssertionError(f"a gate has no points of its own: {dim.key}")
+
+
+_MANDATORY = {
+    "functional checks": "functional checks not executed or empty",
+    "regression checks": "regression checks not evaluable",
+    "cross-surface checks": "cross-surface checks not evaluable",
+    "tampering and prohibited-change detection": "tampering / prohibited-change detection not run",
+    "changed-path scope check": "changed-path scope check not run",
 }
 
 
-def test_behavior_points(attempt: Attempt) -> Points:
-    signals = attempt.tests
-    if signals is None:
-        return None
-    if signals.relevant_tests_changed and signals.passed_before and signals.passed_after:
-        return _TEST_BEHAVIOR["all"]
-    if signals.passed_after:
-        return _TEST_BEHAVIOR["passed after"]
-    if signals.relevant_tests_changed:
-        return _TEST_BEHAVIOR["changed"]
-    return _TEST_BEHAVIOR["none"]
+def _gap(category: str, attempt: Attempt) -> bool:
+    if category == "functional checks":
+        return not attempt.functional
+    if category == "regression checks":
+        return not attempt.regression
+    if category == "cross-surface checks":
+        return not attempt.cross_surface
+    if category == "changed-path scope check":
+        return attempt.changed_paths is None
+    return attempt.tampering_detected is None or attempt.prohibited_change_detected is None
 
 
-def trajectory_points(attempt: Attempt) -> Points:
-    """1.5 if explored + 1 if recovered (or no error) + 2.5 if the termination is evidence-backed."""
-    t = attempt.trajectory
-    if t is None:
-        return None
-    halves = 3 * t.explored + 2 * t.recovered_or_no_error + 5 * t.evidence_backed_termination
-    return Fraction(halves, 2)
+def mandatory_gaps(attempt: Attempt, rules: PointsRules | None = None) -> list[str]:
+    """Mandatory check categories that were not executed or have nothing to evaluate."""
+    return [_MANDATORY[c] for c in (rules or seed_rules()).mandatory if _gap(c, attempt)]
 
 
-def blockers(attempt: Attempt, task: PointsTask | None = None) -> list[str]:
-    """Launch blockers: a failed critical regression check, tampering, a prohibited change, and
-    (given the task's allowlist) excessive scope overreach, i.e. scope below 7.5."""
-    found = [f"critical regression {c.id}" for c in attempt.regression or () if c.critical and not c.passed]
-    if attempt.tampering_detected:
-        found.append("tampering detected")
-    if attempt.prohibited_change_detected:
-        found.append("prohibited change detected")
-    if task is not None:
-        scope = scope_points(attempt.changed_paths, task.allowlist)
-        if scope is not None and scope < SCOPE_THRESHOLD:
-            found.append(f"excessive scope overreach (scope {exact(scope)} < 7.5)")
+_DETECTIONS = {
+    "tampering_detected": "tampering detected",
+    "prohibited_change_detected": "prohibited change detected",
+}
+
+
+def _blockers(attempt: Attempt, rules: PointsRules, points: dict[str, Points]) -> list[str]:
+    found = [
+        f"critical {GROUP_WORDS[group]} {c.id}"
+        for group in rules.critical_checks
+        for c in getattr(attempt, group) or ()
+        if c.critical and not c.passed
+    ]
+    found += [_DETECTIONS[d] for d in rules.detections if getattr(attempt, d)]
+    for key, least in rules.blocker_minimums:
+        value = points.get(key)
+        if value is not None and value < least:
+            found.append(f"{rules.blocker_words[key]} ({key} {exact(value)} < {exact(least)})")
     return found
 
 
-def exact(value: Fraction) -> str:
-    """A figure for a reason text: never rounded onto the threshold it is compared with."""
-    return f"{float(value):.10g}"
+def blockers(attempt: Attempt, task: PointsTask | None = None, rules: PointsRules | None = None) -> list[str]:
+    """Launch blockers: failed critical checks, detections, and (given the task, so the dimensions
+    can be scored) a dimension below its blocking minimum (the seed: scope below 7.5)."""
+    rules = rules or seed_rules()
+    points = {} if task is None else _dimension_points(attempt, task, rules)
+    return _blockers(attempt, rules, points)
 
 
-def mandatory_gaps(attempt: Attempt) -> list[str]:
-    """Mandatory check categories that were not executed or have nothing to evaluate."""
-    gaps = []
-    if not attempt.functional:
-        gaps.append("functional checks not executed or empty")
-    if not attempt.regression:
-        gaps.append("regression checks not evaluable")
-    if not attempt.cross_surface:
-        gaps.append("cross-surface checks not evaluable")
-    if attempt.tampering_detected is None or attempt.prohibited_change_detected is None:
-        gaps.append("tampering / prohibited-change detection not run")
-    if attempt.changed_paths is None:
-        gaps.append("changed-path scope check not run")
-    return gaps
+def _dimension_points(attempt: Attempt, task: PointsTask, rules: PointsRules) -> dict[str, Points]:
+    return {d.key: rule_points(d, attempt, task) for d in rules.dimensions if not isinstance(d.rule, Gate)}
 
 
-def _ratio_detail(checks: Sequence[Check] | None) -> tuple[DimensionState, str]:
-    if checks is None:
-        return "not executed", "not executed"
-    if not checks:
-        return "inconclusive", "0 checks: no qualifying denominator"
-    return "scored", f"{sum(c.passed for c in checks)}/{len(checks)} passed"
+def _gate(
+    dim: CompiledDimension, gaps: list[str], blocking: list[str], points: dict[str, Points]
+) -> Fraction:
+    rule = dim.rule
+    assert isinstance(rule, Gate)
+    held = ("mandatory_checks" not in rule.requires or not gaps) and (
+        "no_launch_blocker" not in rule.requires or not blocking
+    )
+    for key, least in dim.minimums:
+        value = points.get(key)
+        held = held and value is not None and value >= least
+    return Fraction(dim.weight) if held else _ZERO
 
 
-def _dim(key: str, points: Points, weight: int, state: DimensionState, detail: str) -> DimensionScore:
-    value = None if points is None else float(points)
-    return DimensionScore(key=key, points=value, max=weight, state=state, detail=detail)
-
-
-@dataclass(frozen=True)
-class _Points:
-    """Each dimension's points for one attempt, computed once (None: no qualifying denominator)."""
-
-    functional: Fraction
-    regression: Points
-    consistency: Points
-    scope: Points
-    tests: Points
-    trajectory: Points
-
-    @classmethod
-    def of(cls, attempt: Attempt, task: PointsTask) -> _Points:
-        return cls(
-            functional=functional_points(attempt.functional),
-            regression=ratio_points(15, attempt.regression),
-            consistency=ratio_points(15, attempt.cross_surface),
-            scope=scope_points(attempt.changed_paths, task.allowlist),
-            tests=test_behavior_points(attempt),
-            trajectory=trajectory_points(attempt),
+def _state(
+    dim: CompiledDimension, attempt: Attempt, task: PointsTask, value: Points
+) -> tuple[DimensionState, str]:
+    """A dimension's state and the facts its points follow from (``4/5 passed``)."""
+    rule = dim.rule
+    if isinstance(rule, CheckRatio):
+        checks: Sequence[Check] | None = getattr(attempt, rule.checks)
+        if checks is None:
+            return ("not executed" if value is not None else "inconclusive"), "not executed"
+        if not checks:
+            return ("scored" if value is not None else "inconclusive"), "0 checks: no qualifying denominator"
+        return "scored", f"{sum(c.passed for c in checks)}/{len(checks)} passed"
+    if isinstance(rule, Penalty):
+        if attempt.changed_paths is None:
+            return "inconclusive", "scope check not run"
+        return (
+            "scored",
+            f"{len(outside_paths(attempt.changed_paths, task.allowlist))} path(s) outside allowlist",
         )
+    if isinstance(rule, Ladder | SignalSum):
+        if value is None:
+            return "unavailable", f"0: {UNAVAILABLE_WORDS[rule.signals]} unavailable"
+        return "scored", "diagnostic" if dim.diagnostic else "signals"
+    return "scored", dim.name
 
 
-def _dimensions(attempt: Attempt, task: PointsTask, pts: _Points, launch: Fraction) -> list[DimensionScore]:
-    f_state, f_detail = _ratio_detail(attempt.functional)
-    f_state = "scored" if f_state == "inconclusive" else f_state
-    r_state, r_detail = _ratio_detail(attempt.regression)
-    c_state, c_detail = _ratio_detail(attempt.cross_surface)
-    r_state = "inconclusive" if r_state == "not executed" else r_state
-    c_state = "inconclusive" if c_state == "not executed" else c_state
-    paths = attempt.changed_paths
-    outside = outside_paths(paths or (), task.allowlist)
-    s_state: DimensionState = "inconclusive" if paths is None else "scored"
-    s_detail = "scope check not run" if paths is None else f"{len(outside)} path(s) outside allowlist"
-    tb, tj = pts.tests, pts.trajectory
-    return [
-        _dim("functional", pts.functional, 45, f_state, f_detail),
-        _dim("regression", pts.regression, 15, r_state, r_detail),
-        _dim("consistency", pts.consistency, 15, c_state, c_detail),
-        _dim("scope", pts.scope, 10, s_state, s_detail),
-        _dim("test_behavior", tb or _ZERO, 5, "unavailable" if tb is None else "scored",
-             "0: test signals unavailable" if tb is None else "diagnostic"),
-        _dim("trajectory", tj or _ZERO, 5, "unavailable" if tj is None else "scored",
-             "0: trajectory data unavailable" if tj is None else "diagnostic"),
-        _dim("launch", launch, 5, "scored", "launch readiness"),
-    ]  # fmt: skip
-
-
-_ZERO, _LAUNCH = Fraction(0), Fraction(5)
+def _dimensions(
+    attempt: Attempt, task: PointsTask, rules: PointsRules, points: dict[str, Points]
+) -> list[DimensionScore]:
+    out = []
+    for dim in rules.dimensions:
+        value = points[dim.key]
+        state, detail = _state(dim, attempt, task, value)
+        shown = _ZERO if value is None and state == "unavailable" else value
+        out.append(
+            DimensionScore(
+                key=dim.key,
+                points=None if shown is None else float(shown),
+                max=dim.weight,
+                state=state,
+                detail=detail,
+            )
+        )
+    return out
 
 
 def _outcome(
-    attempt: Attempt, pts: _Points, blocking: list[str]
-) -> tuple[Outcome, list[str], Points, Fraction]:
-    """(outcome, reasons, deterministic points or None, launch points) for a valid attempt."""
-    gaps = mandatory_gaps(attempt)
-    regression, consistency, scope = pts.regression, pts.consistency, pts.scope
-    launch_ok = not gaps and not blocking and scope is not None and scope >= SCOPE_THRESHOLD
-    launch = _LAUNCH if launch_ok else _ZERO
-    missing = [n for n, v in (("regression", regression), ("consistency", consistency),
-                              ("scope", scope)) if v is None]  # fmt: skip
-    total: Points = None
-    if regression is not None and consistency is not None and scope is not None:
-        total = pts.functional + regression + consistency + scope + launch
+    attempt: Attempt, rules: PointsRules, points: dict[str, Points], gaps: list[str], blocking: list[str]
+) -> tuple[Outcome, list[str], Points]:
+    """(outcome, reasons, deterministic points or None) for a valid attempt."""
+    missing = [k for k in rules.deterministic if points[k] is None]
+    total: Points = None if missing else sum((points[k] or _ZERO for k in rules.deterministic), _ZERO)
     if blocking:
-        return "NotReady", [f"launch blocker: {b}" for b in blocking], total, launch
-    if total is None or consistency is None or scope is None:
-        return "Inconclusive", [f"{n}: no qualifying denominator" for n in missing], None, launch
+        return "NotReady", [f"launch blocker: {b}" for b in blocking], total
+    if total is None:
+        return "Inconclusive", [f"{k}: no qualifying denominator" for k in missing], None
     shortfalls = [*gaps]
-    if not attempt.functional:
-        shortfalls.append("functional total is zero")
-    if total < READY_DETERMINISTIC:
-        shortfalls.append(f"deterministic {exact(total)} < 80")
-    if consistency < READY_CONSISTENCY:
-        shortfalls.append(f"consistency {exact(consistency)} < 12")
+    shortfalls += [f"{GROUP_WORDS[g]} total is zero" for g in rules.ready_nonempty if not getattr(attempt, g)]
+    if total < rules.ready_at_least:
+        shortfalls.append(f"deterministic {exact(total)} < {exact(rules.ready_at_least)}")
+    for key, least in rules.ready_minimums:
+        value = points[key]
+        if value is not None and value < least:
+            shortfalls.append(f"{key} {exact(value)} < {exact(least)}")
     if not shortfalls:
-        return "Ready", ["every Ready condition holds"], total, launch
-    if total >= REVIEW_DETERMINISTIC:
-        return "NeedsReview", shortfalls, total, launch
-    return "NotReady", [f"deterministic {exact(total)} < 60"], total, launch
+        return "Ready", ["every Ready condition holds"], total
+    if total >= rules.review_at_least:
+        return "NeedsReview", shortfalls, total
+    return "NotReady", [f"deterministic {exact(total)} < {exact(rules.review_at_least)}"], total
 
 
-def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
+def score_attempt(attempt: Attempt, task: PointsTask, rules: PointsRules | None = None) -> AttemptResult:
     """Score one attempt: every dimension, deterministic points, outcome and the reasons for it."""
-    blocking = blockers(attempt, task) if attempt.invalid is None else []
+    rules = rules or seed_rules()
+    blocking: list[str] = []
+    dims: list[DimensionScore] = []
+    total: Points = None
     if attempt.invalid is not None:
         outcome: Outcome = "Invalid"
         reasons = [f"invalid: {attempt.invalid.reason}"]
-        total: Points = None
-        launch = Fraction(0)
-        dims: list[DimensionScore] = []
     else:
-        pts = _Points.of(attempt, task)
-        outcome, reasons, total, launch = _outcome(attempt, pts, blocking)
-        dims = _dimensions(attempt, task, pts, launch)
+        points = _dimension_points(attempt, task, rules)
+        gaps = mandatory_gaps(attempt, rules)
+        blocking = _blockers(attempt, rules, points)
+        for dim in rules.dimensions:
+            if isinstance(dim.rule, Gate):
+                points[dim.key] = _gate(dim, gaps, blocking, points)
+        outcome, reasons, total = _outcome(attempt, rules, points, gaps, blocking)
+        dims = _dimensions(attempt, task, rules, points)
     producer = attempt.producer_outcome
     return AttemptResult(
         attempt_id=attempt.attempt_id,
@@ -249,3 +271,33 @@ def score_attempt(attempt: Attempt, task: PointsTask) -> AttemptResult:
         producer_outcome=producer,
         disagrees=producer is not None and producer != outcome,
     )
+
+
+# --- the seed rubric's dimensions by name (tests and explanations) -----------------------------
+
+
+def _seed_points(key: str, attempt: Attempt, task: PointsTask | None = None) -> Points:
+    dim = next(d for d in seed_rules().dimensions if d.key == key)
+    return rule_points(dim, attempt, task or PointsTask(id="t", title="t", allowlist=()))
+
+
+def functional_points(checks: Sequence[Check] | None) -> Fraction:
+    """The seed's functional correctness: 45 · passed / total, zero when the total is zero."""
+    return ratio_points(45, checks) or Fraction(0)
+
+
+def scope_points(paths: Sequence[str] | None, allowlist: Sequence[str]) -> Points:
+    """The seed's scope discipline: max(0, 10 − 2.5 · paths outside the allowlist); None when not run."""
+    if paths is None:
+        return None
+    return max(_ZERO, 10 - Fraction(5, 2) * len(outside_paths(paths, allowlist)))
+
+
+def test_behavior_points(attempt: Attempt) -> Points:
+    """The seed's test behaviour ladder (5 / 3.5 / 1.5 / 0); None when the signals are unavailable."""
+    return _seed_points("test_behavior", attempt)
+
+
+def trajectory_points(attempt: Attempt) -> Points:
+    """The seed's trajectory: 1.5 explored + 1 recovered (or no error) + 2.5 evidence-backed termination."""
+    return _seed_points("trajectory", attempt)

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.points_models import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
+from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
 from generator.families.rules import check_rules
 
 EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"

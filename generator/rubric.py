@@ -1,0 +1,121 @@
+"""``benchsite rubric explain|check``: a contract's or a scoring specification's rules, in words.
+
+A file holding a ``family`` field is a scoring specification (``scoring.json``); any other is a
+rubric contract, whose family is told by its shape. A points contract is explained by its own
+``scoring`` object, else, when it states the seed contract's rules, by the built-in specification.
+Specifications for the trials, components and definitions families are not data yet: their
+contracts are checked, and their rules are those docs/<family>.md describes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Problem
+from generator.families.points_models import SEED_RULES_SHA256, PointsContract
+from generator.families.points_source import SEED_ARTIFACT, agreement_problems
+from generator.families.points_spec import BUILTIN_FILE, PointsSpec, explain
+from generator.files import ReadFailure, read_regular
+from generator.jsonio import load_json_bytes, validate_model
+
+CONTRACT_FAMILIES = {
+    "pointDimensions": "points",
+    "primary_metric": "trials",
+    "components": "components",
+}
+
+
+@dataclass(frozen=True)
+class Explained:
+    """What ``rubric explain`` prints: the file's digest, where its rules come from, the rules."""
+
+    file: str
+    sha256: str
+    family: str
+    source: str
+    rules: tuple[str, ...]
+
+
+def read(path: Path) -> tuple[Explained | None, list[Problem]]:
+    """Read and validate a contract or specification; its rules in words, or every problem."""
+    file = str(path)
+    try:
+        data = read_regular(path)
+    except ReadFailure as exc:
+        return None, [Problem(file, "", str(exc), refused=exc.refused)]
+    except OSError as exc:
+        return None, [Problem(file, "", exc.strerror or str(exc))]
+    digest = hashlib.sha256(data).hexdigest()
+    raw, problems = load_json_bytes(data, file)
+    if raw is None:
+        return None, problems
+    if not isinstance(raw, dict):
+        return None, [
+            Problem(file, "$", "expected a JSON object: a rubric contract or a scoring specification")
+        ]
+    if isinstance(raw.get("rubric"), dict):
+        message = (
+            "a benchmark declaration (benchmark.json): give the rubric file it pins, or its scoring.json"
+        )
+        return None, [Problem(file, "$.rubric", message)]
+    if "family" in raw:
+        return _specification(raw, file, digest)
+    family = next((f for key, f in CONTRACT_FAMILIES.items() if key in raw), None)
+    if family == "points":
+        return _points_contract(raw, file, digest)
+    if family is None:
+        message = "neither a scoring specification (no 'family') nor a rubric contract benchsite knows"
+        return None, [Problem(file, "$", message)]
+    return _other_contract(raw, file, digest, family)
+
+
+def _specification(raw: dict[str, Any], file: str, digest: str) -> tuple[Explained | None, list[Problem]]:
+    if raw.get("family") != "points":
+        message = (
+            f"a scoring specification for family {raw.get('family')!r}: only points specifications "
+            "are data so far (trials, components and definitions score by their documented rules)"
+        )
+        return None, [Problem(file, "$.family", message)]
+    spec, problems = validate_model(PointsSpec, raw, file)
+    if spec is None:
+        return None, problems
+    return Explained(file, digest, "points", f"the specification {file}", explain(spec)), []
+
+
+def _points_contract(raw: dict[str, Any], file: str, digest: str) -> tuple[Explained | None, list[Problem]]:
+    contract, problems = validate_model(PointsContract, raw, file)
+    if contract is None:
+        return None, problems
+    if contract.scoring is not None:
+        spec, source = contract.scoring, "the contract's own scoring object"
+    elif contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256:
+        spec = PointsSpec.model_validate_json(BUILTIN_FILE.read_bytes())
+        source = f"benchsite's built-in specification of the seed contract ({BUILTIN_FILE.name})"
+    else:
+        message = (
+            "no scoring specification: the contract carries no 'scoring' object and its rules are not "
+            "the seed contract's (a sealed scoring.json pinned in benchmark.json is checked at build)"
+        )
+        return None, [Problem(file, "", message)]
+    place = "the built-in specification" if contract.scoring is None else f"{file} $.scoring"
+    problems = agreement_problems(spec, contract, file, place)
+    if problems:
+        return None, problems
+    return Explained(file, digest, "points", source, explain(spec)), []
+
+
+def _other_contract(
+    raw: dict[str, Any], file: str, digest: str, family: str
+) -> tuple[Explained | None, list[Problem]]:
+    from generator.families.registry import FAMILIES
+
+    contract, problems = validate_model(FAMILIES[family].contract_model, raw, file)
+    if contract is None:
+        return None, problems
+    rules = (
+        f"Scored by benchsite's {family} engine as docs/{family}.md describes (not yet a specification).",
+    )
+    return Explained(file, digest, family, f"the {family} family's documented rules", rules), []
