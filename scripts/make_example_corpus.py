@@ -173,6 +173,226 @@ def make_points(out: Path, seed_file: Path, seed: int) -> None:
     write_seal(bench)
 
 
+def write_points_runs(bench: Path, rng: random.Random, tasks: list[dict[str, Any]], prefix: str) -> None:
+    """Twelve attempts per subject (one run each), by the same row builder as agent-dx."""
+    for subject, skill in SUBJECTS.items():
+        rows = [
+            attempt(rng, f"{prefix}{subject[-4:]}-{i + 1:02d}", tasks[i % len(tasks)], skill)
+            for i in range(12)
+        ]
+        run = bench / f"run-{subject}"
+        run.mkdir()
+        write_json(
+            run / "run.json",
+            {"schema_version": 1, "subject": subject, "producer": "example harness 2.0 (synthetic)"},
+        )
+        text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows)
+        (run / "attempts.jsonl").write_text(text, encoding="utf-8")
+        write_seal(run)
+
+
+SUCCESSOR_WEIGHTS = {"functional correctness": 40, "regression avoidance": 20}
+SUCCESSOR_READY = 85
+
+
+def successor_contract(seed: dict[str, Any]) -> dict[str, Any]:
+    """A frozen successor of seed 000: other weights and Ready threshold, its specification inside."""
+    contract = json.loads(json.dumps(seed))
+    contract["artifactVersion"] = "2026-12-01.1"
+    contract["status"] = "frozen successor of agent-dx-score-contract 2026-09-17.1, for prospective release"
+    contract["provenance"]["rawRuns"] = "included"
+    for dim in contract["pointDimensions"]:
+        if dim["name"] in SUCCESSOR_WEIGHTS:
+            old, new = dim["weight"], SUCCESSOR_WEIGHTS[dim["name"]]
+            dim["weight"] = new
+            dim["predicate"] = dim["predicate"].replace(f"{old} ×", f"{new} ×", 1)
+    contract["outcomes"]["ready"] = contract["outcomes"]["ready"].replace(
+        "at least 80 of 90", f"at least {SUCCESSOR_READY} of 90"
+    )
+    contract["limitations"] = [
+        "The documentation relation checker uses a disclosed bounded vocabulary and may reject valid paraphrases outside it.",
+        "Weights and the Ready threshold were revised from the historical rubric before any prospective attempt was collected; figures are not comparable across the two rubrics.",
+    ]
+    builtin = (
+        Path(__file__).resolve().parent.parent
+        / "generator"
+        / "families"
+        / "builtin"
+        / "agent-dx-score-contract.scoring.json"
+    )
+    spec = json.loads(builtin.read_text(encoding="utf-8"))
+    for dim in spec["dimensions"]:
+        dim["weight"] = SUCCESSOR_WEIGHTS.get(dim["name"], dim["weight"])
+    spec["outcomes"]["ready"]["deterministic_at_least"] = SUCCESSOR_READY
+    contract["scoring"] = spec
+    return contract
+
+
+def make_points_successor(out: Path, seed_file: Path, seed: int) -> None:
+    """A second points benchmark under a frozen successor contract, over new attempts."""
+    bench = out / "agent-dx-successor"
+    bench.mkdir(parents=True)
+    rubric = (
+        json.dumps(successor_contract(json.loads(seed_file.read_bytes())), indent=2, ensure_ascii=False)
+        + "\n"
+    ).encode()
+    (bench / "rubric.json").write_bytes(rubric)
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "points",
+            "title": "Agent DX score (frozen successor)",
+            "description": "The same four tasks under the frozen successor of `agent-dx-score-contract` (functional 40, regression 20, Ready at 85 of 90), for a prospective release. Example corpus.",
+            "purpose": "prospective-release",
+            "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "tasks": TASKS,
+        },
+    )
+    write_points_runs(bench, random.Random(seed + 1), TASKS, "s")
+    write_seal(bench)
+
+
+DOC_TASKS = [
+    {
+        "id": "D01-api-reference",
+        "title": "Document the pagination parameters",
+        "allowlist": ["docs/api/", "src/api/"],
+    },
+    {
+        "id": "D02-tutorial",
+        "title": "Write a first-request tutorial",
+        "allowlist": ["docs/tutorials/", "src/api/"],
+    },
+    {"id": "D03-migration", "title": "Write the v2 migration guide", "allowlist": ["docs/*.md", "src/api/"]},
+]
+
+
+def docs_quality_spec() -> dict[str, Any]:
+    ratio = {"kind": "check_ratio", "when_empty": "inconclusive", "when_not_run": "inconclusive"}
+    return {
+        "schema_version": 1,
+        "family": "points",
+        "rubric": "docs-quality-rubric",
+        "dimensions": [
+            {
+                "key": "accuracy",
+                "name": "technical accuracy",
+                "weight": 50,
+                "rule": {**ratio, "checks": "functional"},
+            },
+            {
+                "key": "examples",
+                "name": "examples run",
+                "weight": 25,
+                "rule": {**ratio, "checks": "regression"},
+            },
+            {
+                "key": "coverage",
+                "name": "surface coverage",
+                "weight": 15,
+                "rule": {**ratio, "checks": "cross_surface"},
+            },
+            {
+                "key": "focus",
+                "name": "change focus",
+                "weight": 10,
+                "rule": {"kind": "penalty", "items": "paths_outside_allowlist", "each": 5, "floor": 0},
+            },
+        ],
+        "deterministic_total": 100,
+        "blockers": {"critical_checks": ["regression"]},
+        "mandatory_checks": ["functional checks", "regression checks", "changed-path scope check"],
+        "mandatory_means": "executed_and_evaluable",
+        "outcomes": {
+            "ready": {"deterministic_at_least": 85, "minimums": {"accuracy": 45}},
+            "needs_review": {"deterministic_at_least": 65},
+        },
+        "invalid": {
+            "reasons": ["host_infrastructure_failure", "storage_exhaustion"],
+            "after_agent_started": ["storage_exhaustion"],
+        },
+        "unavailable_diagnostic": "zero_labelled_unavailable",
+        "allowlist": "folder_slash_or_fnmatch",
+    }
+
+
+def make_docs_quality(out: Path, seed_file: Path, seed: int) -> None:
+    """A team's own points rubric (four dimensions), its specification in a pinned scoring.json."""
+    bench = out / "docs-quality"
+    bench.mkdir(parents=True)
+    spec = docs_quality_spec()
+    contract = {
+        "schemaVersion": 1,
+        "artifactId": "docs-quality-rubric",
+        "artifactVersion": "2026-11-20.1",
+        "status": "frozen",
+        "provenance": {
+            "sourceKind": "team rubric",
+            "boundarySha256": hashlib.sha256(b"docs-quality evaluator 3.2").hexdigest(),
+            "identityMapping": "withheld",
+            "rawRuns": "excluded",
+        },
+        "pointDimensions": [
+            {
+                "name": "technical accuracy",
+                "weight": 50,
+                "predicate": "50 × accurate statements / checked statements",
+            },
+            {
+                "name": "examples run",
+                "weight": 25,
+                "predicate": "25 × examples that run as written / examples; a broken example marked critical blocks release",
+            },
+            {
+                "name": "surface coverage",
+                "weight": 15,
+                "predicate": "15 × surfaces documented / surfaces the change touches",
+            },
+            {
+                "name": "change focus",
+                "weight": 10,
+                "predicate": "10 minus 5 for each file changed outside the task's documentation folders, floored at zero",
+            },
+        ],
+        "outcomes": {
+            "ready": "At least 85 of 100 and technical accuracy at least 45 of 50, no critical example broken.",
+            "needsReview": "At least 65 of 100 without a blocker, but below the Ready bar.",
+            "notReady": "A broken critical example, or below 65 of 100.",
+        },
+        "mandatoryChecks": spec["mandatory_checks"],
+        "diagnostics": {
+            "testBehavior": "Not scored by this rubric.",
+            "trajectory": "Not scored by this rubric.",
+            "invalidAttempt": "A host failure before the writer started, or storage exhaustion at any time, is invalid and excluded.",
+            "inconclusive": "Examples or surfaces that could not be checked make the attempt inconclusive, never zero.",
+        },
+        "limitations": [
+            "Accuracy checks are written by the documentation team and cover the statements they chose to check.",
+            "Example runs use the staging API; production differences are out of scope.",
+        ],
+    }
+    rubric = (json.dumps(contract, indent=2, ensure_ascii=False) + "\n").encode()
+    scoring = (json.dumps(spec, indent=2, ensure_ascii=False) + "\n").encode()
+    (bench / "rubric.json").write_bytes(rubric)
+    (bench / "scoring.json").write_bytes(scoring)
+    write_json(
+        bench / "benchmark.json",
+        {
+            "schema_version": 1,
+            "family": "points",
+            "title": "Documentation quality (a team's own rubric)",
+            "description": "Three documentation tasks scored under a team-made points rubric with four dimensions; its scoring specification is the sealed `scoring.json`. Example corpus.",
+            "purpose": "prospective-release",
+            "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+            "scoring": {"file": "scoring.json", "sha256": hashlib.sha256(scoring).hexdigest()},
+            "tasks": DOC_TASKS,
+        },
+    )
+    write_points_runs(bench, random.Random(seed + 2), DOC_TASKS, "d")
+    write_seal(bench)
+
+
 PROVIDERS = ["P-A", "P-B", "P-C", "P-D"]
 EVALUATORS = ["sha256:" + hashlib.sha256(f"evaluator-{n}".encode()).hexdigest() for n in (1, 2)]
 PROMPTS = {
@@ -826,6 +1046,8 @@ def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
 def make(out: Path, seeds: Path, seed: int) -> None:
     for name, maker, seed_name in (
         ("agent-dx", make_points, "000_4822e52dd1681ead.txt"),
+        ("agent-dx-successor", make_points_successor, "000_4822e52dd1681ead.txt"),
+        ("docs-quality", make_docs_quality, "000_4822e52dd1681ead.txt"),
         ("vibe-delivery", make_trials, "001_a89dc2f910ac40b2.txt"),
         ("je-validation", make_components, "003_8d1dd585b5526139.txt"),
         ("recsys-grounding", make_definitions, "004_3e2f1068dfea7cba.txt"),

@@ -525,14 +525,15 @@ def _poison_trials(bench: Path, scratch: Path) -> None:
 
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example corpus with hostile text in every free-text field of all four benchmarks.
+    """The example corpus with hostile text in every free-text field of every benchmark.
 
     Ids stay as they are: they become file names, and the build rightly refuses unsafe ones.
     """
     root = tmp_path_factory.mktemp("hostile")
     corpus = root / "runs"
     shutil.copytree(CORPUS, corpus)
-    _poison_points(corpus / "agent-dx")
+    for points in ("agent-dx", "agent-dx-successor", "docs-quality"):
+        _poison_points(corpus / points)
     _poison_components(corpus / "je-validation")
     _poison_definitions(corpus / "recsys-grounding")
     _poison_trials(corpus / "vibe-delivery", root / "blind")

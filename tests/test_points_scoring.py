@@ -30,6 +30,7 @@ from generator.families.points_report import AttemptResult, DimensionScore
 from generator.families.points_scoring import (
     blockers,
     functional_points,
+    invalid_problem,
     outside_paths,
     ratio_points,
     scope_points,
@@ -392,8 +393,14 @@ def test_invalid_marker_wins_over_any_stated_facts() -> None:
 
 @pytest.mark.parametrize("reason", ["pre_agent_evaluator_failure", "host_infrastructure_failure"])
 def test_pre_agent_or_host_failure_after_agent_started_is_rejected(reason: str) -> None:
-    with pytest.raises(ValidationError, match="agent_started"):
-        Attempt(attempt_id="a1", task="t1", agent_started=True, invalid=InvalidMarker(reason=reason))
+    """The specification's invalid.after_agent_started (the seed: storage exhaustion only)."""
+    late = Attempt(attempt_id="a1", task="t1", agent_started=True, invalid=InvalidMarker(reason=reason))
+    assert invalid_problem(late) == (
+        f"invalid reason {reason!r} requires agent_started = false: after the agent process starts, "
+        "failures remain scored unless storage was exhausted"
+    )
+    storage = InvalidMarker(reason="storage_exhaustion")
+    assert invalid_problem(Attempt(attempt_id="a1", task="t1", agent_started=True, invalid=storage)) is None
 
 
 @pytest.mark.parametrize("missing", FACT_FIELDS)

@@ -389,3 +389,52 @@ def test_rubric_check_lists_every_problem(tmp_path: Path) -> None:
     ok = run_cli("rubric", "check", path)
     assert ok.exit_code == 0, ok.output
     assert "valid points rubric" in ok.output
+
+
+def test_an_invalid_reason_the_specification_does_not_accept_is_located(corpus: Path, tmp_path: Path) -> None:
+    """docs-quality accepts host failures and storage exhaustion only: a pre-agent evaluator failure is
+    refused at its line, with the reasons the rubric accepts."""
+    run = corpus / "docs-quality" / "run-subject-7c2e"
+    lines = (run / "attempts.jsonl").read_text().splitlines()
+    row = json.loads(lines[2])
+    lines[2] = json.dumps(
+        {
+            "attempt_id": row["attempt_id"],
+            "task": row["task"],
+            "agent_started": False,
+            "invalid": {"reason": "pre_agent_evaluator_failure"},
+        }
+    )
+    (run / "attempts.jsonl").write_text("\n".join(lines) + "\n")
+    (run / SEAL_NAME).unlink()
+    write_seal(run)
+    bench = corpus / "docs-quality"
+    (bench / SEAL_NAME).unlink()
+    write_seal(bench)
+    output = refused_build(corpus, tmp_path, 4)
+    assert (
+        "docs-quality/run-subject-7c2e/attempts.jsonl: line 3 $.invalid.reason: invalid reason "
+        "'pre_agent_evaluator_failure' is not one this rubric accepts (host_infrastructure_failure, "
+        "storage_exhaustion)"
+    ) in output
+
+
+def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(tmp_path: Path) -> None:
+    from tests.conftest import CORPUS
+
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "-q").exit_code == 0
+    pages = out / "v1" / "b"
+    successor = (pages / "agent-dx-successor" / "methodology.html").read_text()
+    assert (
+        "the contract&#39;s own scoring object" in successor
+        or "the contract's own scoring object" in successor
+    )
+    assert "functional correctness (40)" in successor
+    team = (pages / "docs-quality" / "methodology.html").read_text()
+    assert "the sealed scoring file scoring.json pinned in benchmark.json" in team
+    assert "technical accuracy (50): 50 × passed functional checks" in team
+    run_page = next((pages / "docs-quality" / "runs").glob("*.html")).read_text()
+    for head in ("accuracy", "examples", "coverage", "focus"):
+        assert f'<th scope="col" class="num">{head}</th>' in run_page
+    assert "Deterministic (of 100)" in run_page

@@ -27,6 +27,7 @@ from generator.families.points_report import (
     AttemptResult,
     DimensionMean,
     OutcomeCounts,
+    Parameter,
     PointsRunSummary,
     PointsSection,
     RunColumns,
@@ -34,9 +35,9 @@ from generator.families.points_report import (
     ScoringInfo,
     SubjectRow,
 )
-from generator.families.points_scoring import score_attempt
+from generator.families.points_scoring import invalid_problem, score_attempt
 from generator.families.points_source import resolve
-from generator.families.points_spec import PointsRules, SpecSource, explain
+from generator.families.points_spec import PointsRules, PointsSpec, SpecSource, explain
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -140,6 +141,63 @@ INTERPRETATIONS = (
         "and offers no reveal for this family. Attempt ids are unique within a run.",
     ),
 )
+PARAMETERS = (
+    ("points-mandatory-checks", "mandatory_means"),
+    ("points-blockers", "blockers"),
+    ("points-inconclusive", "dimensions[].rule.when_empty / when_not_run"),
+    ("points-invalid", "invalid.after_agent_started"),
+    ("points-allowlist", "allowlist"),
+    ("points-test-behavior", "dimensions[test_behavior].rule (a ladder: the first step that holds)"),
+    ("points-unavailable-diagnostics", "unavailable_diagnostic"),
+)
+"""Seed interpretations that became parameters of the specification: (interpretation id, parameter)."""
+
+
+def spec_interpretations(spec: PointsSpec) -> tuple[Interpretation, ...]:
+    """The readings of a contract scored by its own specification: each states the parameter it is."""
+    after = ", ".join(spec.invalid.after_agent_started) or "none"
+    return (
+        Interpretation(
+            id="points-mandatory-checks",
+            text=f"mandatory_means: {spec.mandatory_means}",
+            reading="Mandatory checks pass when each mandatory category was executed and is evaluable "
+            f"({'; '.join(spec.mandatory_checks) or 'none listed'}), not when every check passed.",
+        ),
+        Interpretation(
+            id="points-order",
+            text="outcome order",
+            reading="Invalid first, then any launch blocker decides NotReady, then a deterministic "
+            "dimension without a qualifying denominator makes the attempt Inconclusive, then Ready, "
+            "NeedsReview and NotReady by the specification's thresholds.",
+        ),
+        Interpretation(
+            id="points-invalid",
+            text=f"invalid.after_agent_started: {after}",
+            reading="An invalid marker with another reason is refused as invalid content when the attempt "
+            "records that the agent had started; an accepted invalid attempt is excluded whole.",
+        ),
+        Interpretation(
+            id="points-allowlist",
+            text=f"allowlist: {spec.allowlist}",
+            reading="An allowlist entry ending in '/' admits every path below that folder; any other entry "
+            "is a case-sensitive fnmatch pattern on the whole path, where '*' also crosses '/'. Paths are "
+            "normalised and count once.",
+        ),
+        Interpretation(
+            id="points-unavailable-diagnostics",
+            text=f"unavailable_diagnostic: {spec.unavailable_diagnostic}",
+            reading="A diagnostic without its signals shows 0 labelled 'unavailable' and is left out of "
+            "means (counted in the disclosures).",
+        ),
+        Interpretation(
+            id="points-ready-rate",
+            text="Ready rate",
+            reading="Ready / valid attempts (every outcome but Invalid); Inconclusive attempts stay in the "
+            "denominator and are shown separately.",
+        ),
+    )
+
+
 OWN_LIMITATIONS = (
     "Exact (Clopper–Pearson) intervals treat attempts as independent; attempts on one task are not.",
     "Means are over the attempts where a dimension has a value; their n differs per dimension.",
@@ -281,6 +339,10 @@ class PointsFamily(Family):
                 )
                 continue
             seen.add(attempt.attempt_id.casefold())
+            refused = invalid_problem(attempt, rules)
+            if refused is not None:
+                problems.append(Problem(file, f"line {number} $.invalid.reason", refused))
+                continue
             attempts.append(score_attempt(attempt, tasks[attempt.task], rules))
         if not attempts and not problems:
             problems.append(Problem(file, "", "holds no attempts"))
@@ -326,6 +388,7 @@ class PointsFamily(Family):
             statement=source.statement(),
             rules=explain(rules.spec),
             specification=rules.spec,
+            parameters=_parameters(source),
         )
         section = PointsSection(
             contract=contract,
@@ -363,6 +426,17 @@ def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[
     return tuple(rows)
 
 
+def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
+    if source.kind != "built-in":
+        return ()
+    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
+
+
+def _interpretations(tally: PointsState) -> tuple[Interpretation, ...]:
+    """The seed's readings under the built-in specification; the specification's own otherwise."""
+    return INTERPRETATIONS if tally.source.kind == "built-in" else spec_interpretations(tally.rules.spec)
+
+
 def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
     contract: PointsContract = bench.contract
     decl: PointsDeclaration = bench.declaration
@@ -385,7 +459,7 @@ def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
         status=contract.status,
         limitations=contract.limitations,
         own_limitations=OWN_LIMITATIONS,
-        interpretations=INTERPRETATIONS,
+        interpretations=_interpretations(tally),
         blind=blind,
         excluded_counts=(("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),
                          ("Inconclusive attempts (reported separately)", overall.counts["Inconclusive"])),

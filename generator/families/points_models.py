@@ -222,9 +222,4 @@ class Attempt(Strict):
                 raise ValueError(
                     f"a valid attempt states every fact (null = not executed); missing {missing}"
                 )
-        elif self.agent_started and self.invalid.reason != "storage_exhaustion":
-            raise ValueError(
-                f"invalid reason {self.invalid.reason!r} requires agent_started = false: after the "
-                "agent process starts, failures remain scored unless storage was exhausted"
-            )
         return self

@@ -88,6 +88,13 @@ class RunResult(PointsRunSummary):
     attempts: tuple[AttemptResult, ...]
 
 
+class Parameter(Model):
+    """A reading benchsite once chose in code that is now a parameter of the specification."""
+
+    interpretation: str = Field(description="The interpretation's id on the methodology page.")
+    parameter: str = Field(description="Where the specification states it.")
+
+
 class ScoringInfo(Model):
     """The specification a benchmark was scored by, where it came from, and its rules in words."""
 
@@ -100,6 +107,9 @@ class ScoringInfo(Model):
     statement: str = Field(description="Where the specification came from, in one sentence.")
     rules: tuple[str, ...] = Field(description="Every rule in plain words, generated from the specification.")
     specification: PointsSpec
+    parameters: tuple[Parameter, ...] = Field(
+        description="Interpretations (built-in specification) that became specification parameters."
+    )
 
 
 class RunColumns(Model):

@@ -240,6 +240,27 @@ def _outcome(
     return "NotReady", [f"deterministic {exact(total)} < {exact(rules.review_at_least)}"], total
 
 
+def invalid_problem(attempt: Attempt, rules: PointsRules | None = None) -> str | None:
+    """Why an attempt's invalid marker is not accepted under the specification, or None."""
+    if attempt.invalid is None:
+        return None
+    rule = (rules or seed_rules()).spec.invalid
+    reason = attempt.invalid.reason
+    if reason not in rule.reasons:
+        return f"invalid reason {reason!r} is not one this rubric accepts ({', '.join(rule.reasons)})"
+    if attempt.agent_started and reason not in rule.after_agent_started:
+        unless = (
+            "storage was exhausted"
+            if rule.after_agent_started == ("storage_exhaustion",)
+            else f"the reason is one of {list(rule.after_agent_started)}"
+        )
+        return (
+            f"invalid reason {reason!r} requires agent_started = false: after the agent process starts, "
+            f"failures remain scored unless {unless}"
+        )
+    return None
+
+
 def score_attempt(attempt: Attempt, task: PointsTask, rules: PointsRules | None = None) -> AttemptResult:
     """Score one attempt: every dimension, deterministic points, outcome and the reasons for it."""
     rules = rules or seed_rules()

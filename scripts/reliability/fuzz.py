@@ -610,7 +610,7 @@ KINDS = (
 )
 KIND_NAMES = tuple(k.name for k in KINDS)
 SCHEDULE = tuple(k for turn in range(max(k.weight for k in KINDS)) for k in KINDS if k.weight > turn)
-"""Input ``i`` has kind ``SCHEDULE[i % len(SCHEDULE)]`` (and benchmark ``i % 4``)."""
+"""Input ``i`` has kind ``SCHEDULE[i % len(SCHEDULE)]`` (and benchmark ``i % len(benchmarks)``, cycling)."""
 
 
 # --- one input ------------------------------------------------------------------------------------
