@@ -14,7 +14,8 @@ from generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "runs"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "seeds"
+"""The seed contracts the example corpus was made from, byte for byte (``scripts/make_example_corpus.py``)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
