@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import hmac
 import json
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, read_regular
+from generator.portable import CLOEXEC, HELD_LOCKS, NOFOLLOW, try_lock
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
@@ -54,11 +54,6 @@ def check_output(out: Path, inputs: Path) -> None:
             raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
 
 
-HELD_LOCKS: set[int] = set()
-"""File descriptors of the locks this process holds (the site lock, the run-details spool's): a forked
-scoring worker closes its copies, so a lock never outlives the build that took it (a flock is held
-while any copy stays open)."""
-
 LOCK_ATTEMPTS = 5
 """Tries to take a lock file that its previous holder removed between our open and our flock."""
 
@@ -71,9 +66,14 @@ def planted_link(path: Path, what: str) -> OutputError:
     )
 
 
+def lock_path(out: Path) -> Path:
+    """Where the lock that keeps two builds of ``out`` apart is kept."""
+    return out / LOCK_NAME
+
+
 def _open_lock(path: Path) -> int:
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        return os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o600)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise planted_link(path, "lock") from None
@@ -90,17 +90,17 @@ def _same_file_as(fd: int, path: Path) -> bool:
 
 
 def _take_lock(out: Path) -> int:
-    path = out / LOCK_NAME
+    path = lock_path(out)
     for _ in range(LOCK_ATTEMPTS):
         fd = _open_lock(path)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            break
+            locked = try_lock(fd)
         except OSError:
             os.close(fd)
             raise
+        if not locked:
+            os.close(fd)
+            break
         if _same_file_as(fd, path):
             return fd
         os.close(fd)
@@ -118,7 +118,7 @@ def site_lock(out: Path) -> Iterator[None]:
     finally:
         HELD_LOCKS.discard(fd)
         with contextlib.suppress(OSError):
-            (out / LOCK_NAME).unlink()
+            lock_path(out).unlink()
         os.close(fd)
 
 
@@ -132,7 +132,7 @@ def _sweep(out: Path) -> None:
 
 def _write_new(path: Path, data: bytes) -> None:
     """Create ``path`` (never an existing file, never through a link) and write ``data``."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o666)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
 
