@@ -346,17 +346,23 @@ INDEX_FILES = ("404.html", "index.html", VERSIONS)
 """Site-level files, in the order they are switched: the machine-readable list last."""
 
 
+IndexPages = Callable[[list[dict[str, Any]], str | None], dict[str, bytes]]
+"""What renders the site-level pages (``404.html``, ``index.html``) from the versions' entries, newest
+first, and the latest version's name: the build hands it over (``render.render_index``); the writer
+imports no renderer."""
+
+
 def _stage_index(
-    out: Path, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
+    out: Path, pages: IndexPages, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
 ) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
-    ``added`` are the versions about to be published, in order (their staged folders);
-    ``confirmed`` are existing versions this build found identical (listed if the site lacks them). A failure
-    here (a full disk) leaves the site untouched; what remains is renames, which need no space.
+    ``pages`` renders the HTML ones; ``added`` are the versions about to be published, in order
+    (their staged folders); ``confirmed`` are existing versions this build found identical (listed
+    if the site lacks them). A failure here (a full disk) leaves the site untouched; what remains is
+    renames, which need no space.
     """
     from generator.changes import VersionsIndex
-    from generator.render import render_not_found, render_versions
 
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
@@ -367,8 +373,7 @@ def _stage_index(
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
     data = {
-        "404.html": render_not_found(),
-        "index.html": render_versions(entries, order[-1] if order else None),
+        **pages(entries, order[-1] if order else None),
         VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
     }
     staged: list[tuple[Path, Path]] = []
@@ -457,8 +462,10 @@ def index_digest(out: Path, order: list[str]) -> str:
 class SiteWriter:
     """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
-    def __init__(self, out: Path, index: IndexRecord | None = None) -> None:
+    def __init__(self, out: Path, pages: IndexPages, index: IndexRecord | None = None) -> None:
         self.out = out
+        self.pages = pages
+        """Renders the site-level pages (``IndexPages``)."""
         self.index = index
         """Where the note of the site-level files is kept (None: no run cache, always render them)."""
         self.stages: list[Staging] = []
@@ -512,7 +519,7 @@ class SiteWriter:
         order = _versions(self.out, [], confirmed)
         if self.index is not None and self.index.holds(self.out, index_digest(self.out, order)):
             return
-        _switch_index(_stage_index(self.out, [], confirmed))
+        _switch_index(_stage_index(self.out, self.pages, [], confirmed))
         self._note_index()
 
     def _note_index(self) -> None:
@@ -538,7 +545,8 @@ class SiteWriter:
                 same.append(version)
             else:
                 fresh.append((version, stage))
-        staged = _stage_index(self.out, [(version, stage.folder) for version, stage in fresh], tuple(same))
+        added = [(version, stage.folder) for version, stage in fresh]
+        staged = _stage_index(self.out, self.pages, added, tuple(same))
         try:
             for version, stage in fresh:
                 stage.folder.rename(self.out / version)
