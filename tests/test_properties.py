@@ -45,7 +45,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,7 +56,8 @@ from generator.build import BuildConfig, build
 from generator.render import md_cell
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, edit_json, reseal
+from tests.pages import rows_of
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
 ROW_FILE = {POINTS: "attempts.jsonl", TRIALS: "results.jsonl", COMPONENTS: "episodes.jsonl"}
@@ -89,11 +89,6 @@ def workspace(*benches: str) -> Iterator[Path]:
         yield root
 
 
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
 def run_folders(bench: Path) -> list[Path]:
     """The sealed run folders directly below a points, trials or components benchmark."""
     return sorted(p for p in bench.iterdir() if (p / SEAL_NAME).is_file())
@@ -111,12 +106,6 @@ def read_rows(path: Path) -> Rows:
 def write_rows(path: Path, rows: Rows) -> None:
     path.write_text("".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8")
     reseal(path.parent)
-
-
-def edit_json(path: Path, change: Callable[[Any], None]) -> None:
-    value = json.loads(path.read_text(encoding="utf-8"))
-    change(value)
-    path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 
 
 def score(root: Path) -> Report:
@@ -823,37 +812,6 @@ def ranking_shown(rows: list[list[str]], ranking: dict[str, Any], md: bool) -> b
     return any(shows_from(start) for start in range(len(rows) - len(wanted) + 1))
 
 
-class Tables(HTMLParser):
-    """The text of every table row's cells, one list per row, all tables in one list."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.rows: list[list[str]] = []
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th") and self.rows:
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None:
-            self.rows[-1].append(" ".join("".join(self._cell).split()))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def html_rows(path: Path) -> list[list[str]]:
-    tables = Tables()
-    tables.feed(path.read_text(encoding="utf-8"))
-    tables.close()
-    return tables.rows
-
-
 def markdown_rows(text: str) -> list[list[str]]:
     """Cells of every Markdown table line (split at pipes a backslash does not escape)."""
     lines = [line.strip() for line in text.splitlines() if line.startswith("|")]
@@ -888,9 +846,9 @@ def test_pages_release_notes_and_json_agree_for_any_subset_of_runs(data: st.Data
         version = build(BuildConfig(root, root.parent / "site", "subset")).published.path
         site = json.loads((version / "data" / "site.json").read_text(encoding="utf-8"))
         notes = markdown_rows((version / "release-notes.md").read_text(encoding="utf-8"))
-        index = html_rows(version / "index.html")
+        index = rows_of(version / "index.html")
         for bench in site["benchmarks"]:
-            page = html_rows(version / "b" / bench["id"] / "index.html")
+            page = rows_of(version / "b" / bench["id"] / "index.html")
             standings = [(ranking, row) for ranking in bench["rankings"] for row in ranking["rows"]]
             if standings:  # a miscounted row is not found: the comparison bites
                 ranking, first = standings[0]
