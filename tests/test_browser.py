@@ -38,6 +38,8 @@ from playwright.sync_api import (
 
 from tests.conftest import CORPUS, ROOT, edit_json, json_bytes, reseal, run_cli
 
+pytestmark = pytest.mark.slow  # Chromium crawls of built sites
+
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = ROOT / ".cache" / "axe-core" / "axe.min.js"
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"

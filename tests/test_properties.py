@@ -183,6 +183,7 @@ def leaderboard_figures(bench: Report) -> Report:
 
 
 @pytest.mark.parametrize("bench", [POINTS, TRIALS, COMPONENTS])
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_permuting_the_rows_of_every_run_changes_nothing_but_seal_digests(
@@ -209,6 +210,7 @@ def order_neutral_definitions(report: Report) -> Any:
     return report
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_permuting_a_definitions_cases_and_reps_changes_nothing_but_their_order(data: st.DataObject) -> None:
@@ -283,6 +285,7 @@ def new_names(count: int) -> st.SearchStrategy[list[str]]:
 
 
 @pytest.mark.parametrize("bench", [POINTS, COMPONENTS])
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_renaming_run_folders_changes_no_leaderboard_figure(bench: str, data: st.DataObject) -> None:
@@ -299,6 +302,7 @@ def test_renaming_run_folders_changes_no_leaderboard_figure(bench: str, data: st
         assert leaderboard_figures(report) == expected
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_dealing_trial_results_into_any_run_folders_changes_no_leaderboard_figure(
@@ -340,6 +344,7 @@ def rename_store_run(run: Path, new: str) -> None:
     run.rename(run.with_name(new))
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(4)
 @given(data=st.data())
 def test_renaming_store_runs_consistently_changes_no_leaderboard_figure(data: st.DataObject) -> None:
@@ -611,6 +616,7 @@ def test_the_corpus_conserves_every_count() -> None:
         definitions_conserved(section_of(report, DEFINITIONS), root)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(12)
 @given(data=st.data())
 def test_every_attempt_lands_in_exactly_one_outcome(data: st.DataObject) -> None:
@@ -619,6 +625,7 @@ def test_every_attempt_lands_in_exactly_one_outcome(data: st.DataObject) -> None
         points_conserved(section_of(score(root), POINTS), held)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(12)
 @given(data=st.data())
 def test_every_planned_trial_is_once_in_every_denominator(data: st.DataObject) -> None:
@@ -627,6 +634,7 @@ def test_every_planned_trial_is_once_in_every_denominator(data: st.DataObject) -
         trials_conserved(section_of(score(root), TRIALS), sum(held.values()))
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_every_episode_is_once_in_its_run_subject_cells_and_baselines(data: st.DataObject) -> None:
@@ -637,6 +645,7 @@ def test_every_episode_is_once_in_its_run_subject_cells_and_baselines(data: st.D
         components_conserved(section_of(score(root), COMPONENTS), held)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_every_store_row_is_measured_not_applicable_or_not_measured(data: st.DataObject) -> None:
@@ -655,6 +664,7 @@ def ready_counts(bench: Report) -> dict[str, int]:
     return counts | {"total": s["totals"]["ready"]}
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_passing_a_failing_required_check_never_lowers_the_ready_count(data: st.DataObject) -> None:
@@ -688,6 +698,7 @@ def pass_something(trial: dict[str, Any], what: str) -> None:
             check["state"] = "pass" if check["id"] == what else check["state"]
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_passing_a_required_check_build_or_boot_never_lowers_a_trials_success_count(
@@ -719,6 +730,7 @@ def component_means(bench: Report) -> dict[str, float]:
     return means
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(8)
 @given(data=st.data())
 def test_clearing_a_triggered_hard_fail_never_lowers_a_mean_outcome_or_score(data: st.DataObject) -> None:
@@ -743,6 +755,7 @@ def floor_ks(bench: Report) -> dict[str, tuple[int, int]]:
     return {f"{t['check']} {t['arm']} {t['rule']}": (t["successes"], t["cases"]) for t in tests}
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_turning_a_failed_store_row_into_a_passed_one_never_lowers_k(data: st.DataObject) -> None:
@@ -838,6 +851,7 @@ def drop_runs(data: st.DataObject, root: Path) -> None:
     reseal(folder)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_pages_release_notes_and_json_agree_for_any_subset_of_runs(data: st.DataObject) -> None:
