@@ -182,7 +182,8 @@ def unchanged(
     the signed note of them (``index``) does not hold. Anything else (a problem, another digest, a
     version whose record lists no hashes) takes the full path, which says why or compares every byte.
     Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
-    each file once, in the full path. Standard library only: nothing heavier is imported here."""
+    each file once, in the full path. Standard library only (filelock aside, for the site lock):
+    nothing heavier is imported here."""
     started = time.monotonic()
     check_version(site_version)
     check_output(out, runs)

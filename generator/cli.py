@@ -205,7 +205,7 @@ def build_cmd(
 
         folder = None if no_cache else cache_dir or default_folder()
         same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads)
-        if same is not None:  # verified with the standard library alone: nothing else was imported
+        if same is not None:  # verified with the standard library (filelock and platformdirs aside)
             if not quiet:
                 click.echo(summary(same))
             return

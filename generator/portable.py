@@ -5,14 +5,14 @@ the package asks this module, never ``os`` directly, for:
 
 - **open flags**: :data:`NOFOLLOW`, :data:`DIRECTORY`, :data:`CLOEXEC`, :data:`NONBLOCK` and
   :data:`BINARY` are the platform's flags, or 0 where it has none. Without ``O_NOFOLLOW`` (Windows)
-  a link is refused by the ``lstat`` checks made before opening, which leave a window a link planted
-  in between can use; with it the open itself refuses.
+  an open follows a link: only the ``lstat`` checks made before it (``files.is_link``) refuse one,
+  and a link planted between the check and the open is followed.
 - **locks**: :func:`try_lock` and :func:`wait_lock` take an exclusive lock on an open descriptor
   through ``filelock`` (``flock`` on POSIX, ``LockFileEx`` on Windows), held until the descriptor is
-  closed (``filelock`` is imported when a lock is first taken: a no-op
-  rebuild takes none, and starts without it). A lock dies with the process that holds it, so a build killed
-  with ``kill -9`` leaves none behind. :data:`HELD_LOCKS` lists the descriptors of the locks this
-  process holds, for :func:`worker_start` to close in a forked child.
+  closed; ``filelock`` is imported when a lock is first taken, not at start-up. A lock dies with the
+  process that holds it, so a build killed with ``kill -9`` leaves none behind. :data:`HELD_LOCKS`
+  lists the descriptors of the locks this process holds, for :func:`worker_start` to close in a
+  forked child.
 - **a folder lock**: :func:`open_folder` opens a folder for locking where folders can be opened
   (POSIX); elsewhere it returns None and a spool folder is then never swept by another build (it
   stays in the temporary folder until the system clears it: safe, only untidy).
