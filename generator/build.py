@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError
@@ -182,7 +182,8 @@ def unchanged(
     the signed note of them (``index``) does not hold. Anything else (a problem, another digest, a
     version whose record lists no hashes) takes the full path, which says why or compares every byte.
     Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
-    each file once, in the full path. Standard library only: nothing heavier is imported here."""
+    each file once, in the full path. Standard library only (filelock aside, for the site lock):
+    nothing heavier is imported here."""
     started = time.monotonic()
     check_version(site_version)
     check_output(out, runs)
@@ -201,7 +202,7 @@ def unchanged(
         return None
     if not same or not isinstance(files, dict) or not files or seals_digest(runs, reads) != digest:
         return None
-    with SiteWriter(out, index) as writer:
+    with SiteWriter(out, index_pages, index) as writer:
         check_published(target, files, raw, _expected_record(target, files))
         writer.refresh(target.name, _cited_versions(target))
     found = [p for p in target.rglob("*") if p.is_file()]
@@ -210,6 +211,14 @@ def unchanged(
     return BuildResult(
         None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in found), seconds
     )
+
+
+def index_pages(versions: list[dict[str, Any]], latest: str | None) -> dict[str, bytes]:
+    """The site-level pages, rendered for the writer (``write.IndexPages``); the renderer is imported
+    only when they are rendered (a no-op rebuild whose signed note holds renders none)."""
+    from generator.render import render_index
+
+    return render_index(versions, latest)
 
 
 def _cited_versions(target: Path) -> tuple[str, ...]:
@@ -299,7 +308,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     clock.append(time.monotonic())
     try:
         version = scored.report.site_version
-        with SiteWriter(config.out, index) as writer:
+        with SiteWriter(config.out, index_pages, index) as writer:
             stage = writer.stage()
             render_site(scored.report, scored.details, stage, progress)
             blind = _frozen_version(config, scored.report, writer)

@@ -21,7 +21,7 @@ deleted and its work done again; it is never trusted.
 
 **Trust.** Each entry carries an HMAC-SHA256 over its fields (which name its files' sha256) under a
 per-user secret key kept outside the cache (``$BENCHSITE_CACHE_KEY``, else
-``$XDG_CONFIG_HOME/benchsite/cache-key``, else ``~/.config/benchsite/cache-key``; 32 random bytes
+``cache-key`` in the user's configuration folder: ``userkey.default_key_file``; 32 random bytes
 as hex, created 0600 on first use). An entry forged or copied from another key's cache fails its MAC
 and is redone. As ssh does with its files, a cache folder not owned by the user or writable by
 others, one below a folder others may write to (without the sticky bit), and a key file not the
@@ -53,6 +53,7 @@ from pydantic import BaseModel, ValidationError
 from generator.canon import compact_json
 from generator.figures import Model
 from generator.identity import generator_digest
+from generator.portable import CLOEXEC, NOFOLLOW
 from generator.userkey import Untrusted, _check_owned, trusted_key
 
 FORMAT = "benchsite-run-cache/2"
@@ -142,7 +143,7 @@ class RunCache:
 
     def _read(self, path: Path) -> bytes:
         """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
         with os.fdopen(fd, "rb") as handle:
             mode = os.fstat(handle.fileno())
             if not stat.S_ISREG(mode.st_mode):

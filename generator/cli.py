@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING
 import click
 
 from generator import __version__
-from generator.errors import Incomparable, printable
+from generator.errors import (
+    EXIT_INCOMPARABLE,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    EXIT_VERSION_CONFLICT,
+    BenchsiteError,
+    Incomparable,
+    printable,
+)
 from generator.progress import Progress
 from generator.schema_names import SCHEMA_NAMES
 
@@ -22,15 +32,23 @@ if TYPE_CHECKING:
     from generator.build import BuildResult
     from generator.score import ScoreOptions
 
-EXIT_CODES = """\b
-Exit codes:
-  0  success
-  2  usage error, unusable output folder
-  3  input refused: a seal is missing or does not hold
-  4  invalid content: bad JSON, schema violation, duplicate ids
-  5  version conflict: a published version would change
- 13  incomparable (compare): two runs cannot be paired row by row
-"""
+HELP = {"help_option_names": ["-h", "--help"]}
+"""``-h`` as well as ``--help``, on every command."""
+
+
+def exit_codes(*codes: tuple[int, str]) -> str:
+    """A command's help epilog: the exit codes it can end with, and what each means there."""
+    lines = "".join(f"{code:>3}  {meaning}\n" for code, meaning in codes)
+    return f"\b\nExit codes:\n{lines}"
+
+
+SUCCESS = (EXIT_OK, "success")
+USAGE = (EXIT_USAGE, "usage error")
+UNUSABLE_OUTPUT = (EXIT_USAGE, "usage error, unusable output folder")
+REFUSED = (EXIT_REFUSED, "input refused: a seal is missing or does not hold")
+INVALID = (EXIT_INVALID, "invalid content: bad JSON, schema violation, duplicate ids")
+CONFLICT = (EXIT_VERSION_CONFLICT, "version conflict: a published version would change")
+INCOMPARABLE = (EXIT_INCOMPARABLE, "incomparable: two runs cannot be paired row by row")
 
 runs_option = click.option(
     "--runs",
@@ -69,10 +87,11 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
         default=None,
         envvar="BENCHSITE_CACHE",
         help="Run cache folder: a run whose seal, benchmark and generator are unchanged is not parsed "
-        "again [default: $XDG_CACHE_HOME/benchsite or ~/.cache/benchsite; env BENCHSITE_CACHE]. "
-        "Entries carry an HMAC under your key ($BENCHSITE_CACHE_KEY, else "
-        "~/.config/benchsite/cache-key, made 0600 on first use); a folder others can write to is "
-        "not used (a warning says why).",
+        "again [default: your cache folder: ~/.cache/benchsite on Linux ($XDG_CACHE_HOME), "
+        "~/Library/Caches/benchsite on macOS; env BENCHSITE_CACHE]. "
+        "Entries carry an HMAC under your key ($BENCHSITE_CACHE_KEY, else cache-key in your "
+        "configuration folder, ~/.config/benchsite on Linux; made 0600 on first use); a folder "
+        "others can write to is not used (a warning says why).",
     )(command)
     return click.option(
         "--jobs",
@@ -100,13 +119,36 @@ def score_options(
     return ScoreOptions(cache=cache, jobs=jobs or default_jobs(), scheduler=scheduler)
 
 
-@click.group(epilog=EXIT_CODES)
+class Commands(click.Group):
+    """The command group: an error a user caused (``errors.BenchsiteError``) is shown as click shows
+    its own (``Error: <message>``) and exits with the error's documented code."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except BenchsiteError as exc:
+            click.echo(f"Error: {exc.message}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(
+    cls=Commands,
+    context_settings=HELP,
+    epilog=exit_codes(
+        SUCCESS,
+        UNUSABLE_OUTPUT,
+        REFUSED,
+        INVALID,
+        CONFLICT,
+        (EXIT_INCOMPARABLE, "incomparable (compare): two runs cannot be paired row by row"),
+    ),
+)
 @click.version_option(__version__, prog_name="benchsite")
 def main() -> None:
     """Sealed benchmark runs and their rubric contracts → a versioned static site."""
 
 
-@main.command(epilog=EXIT_CODES)
+@main.command("build", epilog=exit_codes(SUCCESS, UNUSABLE_OUTPUT, REFUSED, INVALID, CONFLICT))
 @runs_option
 @click.option(
     "--out",
@@ -163,7 +205,7 @@ def build_cmd(
 
         folder = None if no_cache else cache_dir or default_folder()
         same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads)
-        if same is not None:  # verified with the standard library alone: nothing else was imported
+        if same is not None:  # verified with the standard library (filelock and platformdirs aside)
             if not quiet:
                 click.echo(summary(same))
             return
@@ -226,10 +268,7 @@ def summary(result: BuildResult) -> str:
     return "\n".join(lines)
 
 
-main.add_command(build_cmd, name="build")
-
-
-@main.command("verify", epilog=EXIT_CODES)
+@main.command("verify", epilog=exit_codes(SUCCESS, USAGE, REFUSED, INVALID))
 @runs_option
 @scoring_options
 def verify_cmd(
@@ -250,7 +289,7 @@ def verify_cmd(
     )
 
 
-@main.command("seal", epilog=EXIT_CODES)
+@main.command("seal", epilog=exit_codes(SUCCESS, USAGE, REFUSED))
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 def seal_cmd(folder: Path) -> None:
     """Write FOLDER/SHA256SUMS for a producer that has none. Never changes an existing seal.
@@ -263,7 +302,12 @@ def seal_cmd(folder: Path) -> None:
     click.echo(f"sealed: {seal}")
 
 
-@main.command("compare", epilog=EXIT_CODES)
+@main.command(
+    "compare",
+    epilog=exit_codes(
+        SUCCESS, (EXIT_USAGE, "usage error, not a store-v1 run folder"), REFUSED, INVALID, INCOMPARABLE
+    ),
+)
 @click.argument("baseline", type=click.Path(path_type=Path))
 @click.argument("candidate", type=click.Path(path_type=Path))
 @click.option("--strict", is_flag=True, help="An axis recorded on neither side also blocks.")
@@ -284,7 +328,7 @@ def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) ->
     click.echo(summary_text(result))
 
 
-@main.command("schema")
+@main.command("schema", epilog=exit_codes(SUCCESS, USAGE))
 @click.argument("name", required=False, type=click.Choice(SCHEMA_NAMES))
 def schema_cmd(name: str | None) -> None:
     """Print the JSON Schema of an input or output format (list the names without NAME)."""

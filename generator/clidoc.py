@@ -13,7 +13,9 @@ from generator.cli import main
 def cli_reference() -> str:
     parts = ["# CLI reference\n", "Generated from `--help` by `python -m generator.clidoc`; do not edit.\n"]
     width = 88  # fixed, whatever the terminal, so the committed file is stable
-    root = click.Context(main, info_name="benchsite", terminal_width=width, max_content_width=width)
+    root = click.Context(
+        main, info_name="benchsite", terminal_width=width, max_content_width=width, **main.context_settings
+    )
     commands = [("benchsite", root)]
     for name in sorted(main.commands):
         commands.append(

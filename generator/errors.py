@@ -2,13 +2,15 @@
 
 Anything raised outside this hierarchy is a bug in benchsite and may show a traceback.
 Nothing a user can cause may.
+
+The hierarchy imports no click, so the stages that raise it (scoring above all) do not either: the
+CLI shows a :class:`BenchsiteError` as click shows its own exceptions (``Error: <message>`` on
+stderr) and exits with the error's code (``cli.Commands``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import click
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -42,10 +44,14 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode() for c in text)
 
 
-class BenchsiteError(click.ClickException):
+class BenchsiteError(Exception):
     """Base of every error a user can cause. ``exit_code`` is the documented process exit code."""
 
     exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class InputRefused(BenchsiteError):
@@ -102,7 +108,7 @@ class ProblemReport(BenchsiteError):
         self.problems = sorted(set(problems))
         refused = sum(p.refused for p in self.problems)
         invalid = len(self.problems) - refused
-        self.exit_code = EXIT_REFUSED if refused else EXIT_INVALID  # type: ignore[misc]
+        self.exit_code = EXIT_REFUSED if refused else EXIT_INVALID
         lines = _capped(self.problems)
         summary = f"{len(self.problems)} problem(s): {refused} refused input(s), {invalid} invalid content"
         verdict = "input refused (exit 3)" if refused else "invalid content (exit 4)"

@@ -1,9 +1,9 @@
 """Reading one input file safely: regular files only, never through a link, never blocking, size-capped.
 
-A file is opened once with ``O_NOFOLLOW | O_NONBLOCK`` (where the platform has them), its *descriptor*
-is checked (a regular file, at most :data:`MAX_FILE_BYTES`) and the bytes are read from that same
-descriptor, so a file swapped for a link, a pipe or a device after any earlier check is refused,
-not followed or waited on. Every failure is a :class:`ReadFailure` naming the reason.
+A file is opened once with ``O_NOFOLLOW | O_NONBLOCK`` (where the platform has them: ``portable``),
+its *descriptor* is checked (a regular file, at most :data:`MAX_FILE_BYTES`) and the bytes are read
+from that same descriptor, so a file swapped for a link, a pipe or a device after any earlier check is
+refused, not followed or waited on. Every failure is a :class:`ReadFailure` naming the reason.
 """
 
 from __future__ import annotations
@@ -14,19 +14,15 @@ import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from generator.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK
+
 MAX_FILE_BYTES = 64 << 20
 """Any one input file (a seal, a JSON document, a JSON Lines file, a text file): 64 MiB. Larger files
 are refused before they are read (exit 4): a run's rows beyond that are not a result anyone reviews,
 and reading them costs memory many times their size."""
 
 _CHUNK = 1 << 20
-_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NOFOLLOW", 0)
-    | getattr(os, "O_NONBLOCK", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
+_FLAGS = os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC | BINARY
 
 
 class ReadFailure(Exception):

@@ -344,6 +344,11 @@ def render_not_found() -> bytes:
     return page.encode("utf-8")
 
 
+def render_index(versions: list[dict[str, Any]], latest: str | None) -> dict[str, bytes]:
+    """The site-level pages: ``404.html`` and ``index.html`` (``write.IndexPages``)."""
+    return {"404.html": render_not_found(), "index.html": render_versions(versions, latest)}
+
+
 def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes:
     """``site/index.html``: every published version, newest build first as given."""
     css, css_hash = _css()

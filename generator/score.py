@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import fcntl
 import hashlib
 import json
 import os
@@ -32,12 +31,12 @@ from generator.inputs import (
     inputs_digest,
 )
 from generator.jsonio import load_json_bytes, validate_model
+from generator.portable import HELD_LOCKS, open_folder, wait_lock
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
 from generator.spool import SPOOL_PREFIX, sweep_stale
 from generator.workers import Shared, in_workers, render_one, score_one, verified_run
-from generator.write import HELD_LOCKS
 
 DECLARATION = "benchmark.json"
 
@@ -53,12 +52,15 @@ class Details:
 
     @classmethod
     def _claim(cls) -> tuple[Path, int]:
-        """A new spool folder, locked (``flock`` on the folder itself) until ``close``: the lock, not a
-        PID, tells a sweep that a build is using it, so it holds across PID namespaces sharing TMPDIR."""
+        """A new spool folder, locked (a lock on the folder itself) until ``close``: the lock, not a
+        PID, tells a sweep that a build is using it, so it holds across PID namespaces sharing TMPDIR.
+        Where folders cannot be locked (``portable.open_folder``), no sweep removes it (-1)."""
         while True:
             folder = Path(tempfile.mkdtemp(prefix=f"{cls.PREFIX}{os.getpid()}-"))
-            held = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            fcntl.flock(held, fcntl.LOCK_EX)  # waits only while a sweep that got there first deletes it
+            held = open_folder(folder)
+            if held is None:
+                return folder, -1
+            wait_lock(held)  # waits only while a sweep that got there first deletes it
             if os.fstat(held).st_nlink > 0:
                 HELD_LOCKS.add(held)  # a forked worker closes its copy: the lock dies with the build
                 return folder, held

@@ -1,14 +1,15 @@
-"""Sweeping the run-details spools that killed builds left in the temporary folder, with the
-standard library only: every build sweeps first, a no-op rebuild too, before it imports anything
-heavier. A spool (``score.Details``) holds an ``flock`` on itself while its build runs."""
+"""Sweeping the run-details spools that killed builds left in the temporary folder: every build
+sweeps first, a no-op rebuild too, before it imports anything heavier (``filelock`` only when a
+spool is found). A spool (``score.Details``) holds a lock on itself while its build runs."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
 import tempfile
 from pathlib import Path
+
+from generator.portable import open_folder, try_lock
 
 SPOOL_PREFIX = "benchsite-details-"
 
@@ -18,13 +19,15 @@ def sweep_stale(prefix: str = SPOOL_PREFIX) -> None:
     with its process (a running build's lock, in this process or in any other, is never free)."""
     for stale in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
         try:
-            folder = os.open(stale, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            folder = open_folder(stale, follow=False)
         except OSError:
             continue  # gone meanwhile, not a folder, or another user's
+        if folder is None:
+            return  # folders cannot be locked here: none is known to be free (``portable``)
         try:
-            fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            shutil.rmtree(stale, ignore_errors=True)
+            if try_lock(folder):
+                shutil.rmtree(stale, ignore_errors=True)
         except OSError:
-            pass  # held: a build is writing it
+            pass  # cannot be locked: a build may be writing it
         finally:
             os.close(folder)

@@ -12,23 +12,33 @@ import stat
 import tempfile
 from pathlib import Path
 
+from generator.portable import CLOEXEC, NOFOLLOW, user_id
+
 KEY_ENV = "BENCHSITE_CACHE_KEY"
 OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
 
 
+APP = "benchsite"
+
+
 def default_folder() -> Path:
-    """``$XDG_CACHE_HOME/benchsite``, else ``~/.cache/benchsite``."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "benchsite"
+    """The user's cache folder for benchsite, as ``platformdirs`` finds it: on Linux
+    ``$XDG_CACHE_HOME/benchsite``, else ``~/.cache/benchsite``; on macOS ``~/Library/Caches/benchsite``;
+    on Windows ``%LOCALAPPDATA%\\benchsite\\Cache``."""
+    from platformdirs import user_cache_path
+
+    return user_cache_path(APP, appauthor=False)
 
 
 def default_key_file() -> Path:
-    """``$BENCHSITE_CACHE_KEY``, else ``$XDG_CONFIG_HOME/benchsite/cache-key``, else
-    ``~/.config/benchsite/cache-key``: apart from the cache, which others may be able to read."""
+    """``$BENCHSITE_CACHE_KEY``, else ``cache-key`` in the user's configuration folder for benchsite
+    (``platformdirs``: on Linux ``$XDG_CONFIG_HOME/benchsite``, else ``~/.config/benchsite``): apart
+    from the cache, which others may be able to read."""
     if os.environ.get(KEY_ENV):
         return Path(os.environ[KEY_ENV])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "benchsite" / "cache-key"
+    from platformdirs import user_config_path
+
+    return user_config_path(APP, appauthor=False) / "cache-key"
 
 
 class Untrusted(Exception):
@@ -37,7 +47,8 @@ class Untrusted(Exception):
 
 def _check_owned(path: Path, mode: os.stat_result, private: bool = False) -> None:
     """As ssh checks its files: the user's own, not writable (``private``: nor readable) by others."""
-    if mode.st_uid != os.geteuid():
+    me = user_id()  # None: the platform has no user ids (``portable``), the mode bits still count
+    if me is not None and mode.st_uid != me:
         raise Untrusted(f"{path}: owned by user {mode.st_uid}, not by you")
     if mode.st_mode & (0o077 if private else OTHERS_WRITE):
         raise Untrusted(f"{path}: {'readable or writable' if private else 'writable'} by others")
@@ -53,14 +64,15 @@ def _check_folder(folder: Path) -> None:
         _check_owned(folder, real.stat())
     for above in (p for p in real.parents if p.exists()):  # the missing ones are made 0700
         mode = above.stat()
-        if mode.st_uid not in (0, os.geteuid()):
+        me = user_id()
+        if me is not None and mode.st_uid not in (0, me):
             raise Untrusted(f"{above}: owned by user {mode.st_uid}, not by you or root")
         if mode.st_mode & OTHERS_WRITE and not mode.st_mode & stat.S_ISVTX:
             raise Untrusted(f"{above}: writable by others")
 
 
 def _read_key(path: Path) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno())
         if not stat.S_ISREG(mode.st_mode):

@@ -15,12 +15,8 @@ and no process behind.
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -33,9 +29,8 @@ from generator.cache import RunCache
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunView
 from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
-from generator.render import render_run
+from generator.portable import can_fork, usable_cores, worker_start
 from generator.seal import nested_seals
-from generator.write import HELD_LOCKS
 
 if TYPE_CHECKING:
     from generator.score import Details
@@ -48,7 +43,7 @@ PARALLEL_MIN_RUNS = 8
 
 def default_jobs() -> int:
     """The cores this process may run on."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return usable_cores()
 
 
 def verified_run(
@@ -127,7 +122,10 @@ def score_one(job: tuple[str, str]) -> Outcome:
 
 def render_one(job: tuple[str, str]) -> bool:
     """One run's pages with the benchmark's view: from the cache, else rendered from its spooled
-    rows and kept. True when they were rendered."""
+    rows and kept. True when they were rendered. (The renderer is imported here, in the one step
+    that renders: scoring imports no Jinja or Markdown.)"""
+    from generator.render import render_run
+
     shared = _SHARED
     assert shared is not None and shared.view and shared.detail_model, (
         "render_one runs inside in_workers only"
@@ -146,20 +144,6 @@ def render_one(job: tuple[str, str]) -> bool:
     return rendered
 
 
-def _worker_start(parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for fd in HELD_LOCKS:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def in_workers(
     shared: Shared, work: Callable[[tuple[str, str]], T], jobs: list[tuple[str, str]], workers: int
 ) -> Iterator[T]:
@@ -167,12 +151,11 @@ def in_workers(
     global _SHARED
     _SHARED = shared
     try:
-        forking = "fork" in multiprocessing.get_all_start_methods()
-        if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not forking:
+        if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
             yield from map(work, jobs)
             return
         context = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start,
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_start,
                                    initargs=(os.getpid(),))  # fmt: skip
         try:
             chunk = max(1, min(32, len(jobs) // (workers * 8)))

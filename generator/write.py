@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import hmac
 import json
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, read_regular
+from generator.portable import CLOEXEC, HELD_LOCKS, NOFOLLOW, try_lock
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
@@ -54,11 +54,6 @@ def check_output(out: Path, inputs: Path) -> None:
             raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
 
 
-HELD_LOCKS: set[int] = set()
-"""File descriptors of the locks this process holds (the site lock, the run-details spool's): a forked
-scoring worker closes its copies, so a lock never outlives the build that took it (a flock is held
-while any copy stays open)."""
-
 LOCK_ATTEMPTS = 5
 """Tries to take a lock file that its previous holder removed between our open and our flock."""
 
@@ -71,9 +66,14 @@ def planted_link(path: Path, what: str) -> OutputError:
     )
 
 
+def lock_path(out: Path) -> Path:
+    """Where the lock that keeps two builds of ``out`` apart is kept."""
+    return out / LOCK_NAME
+
+
 def _open_lock(path: Path) -> int:
     try:
-        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        return os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o600)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise planted_link(path, "lock") from None
@@ -90,17 +90,17 @@ def _same_file_as(fd: int, path: Path) -> bool:
 
 
 def _take_lock(out: Path) -> int:
-    path = out / LOCK_NAME
+    path = lock_path(out)
     for _ in range(LOCK_ATTEMPTS):
         fd = _open_lock(path)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            break
+            locked = try_lock(fd)
         except OSError:
             os.close(fd)
             raise
+        if not locked:
+            os.close(fd)
+            break
         if _same_file_as(fd, path):
             return fd
         os.close(fd)
@@ -118,7 +118,7 @@ def site_lock(out: Path) -> Iterator[None]:
     finally:
         HELD_LOCKS.discard(fd)
         with contextlib.suppress(OSError):
-            (out / LOCK_NAME).unlink()
+            lock_path(out).unlink()
         os.close(fd)
 
 
@@ -132,7 +132,7 @@ def _sweep(out: Path) -> None:
 
 def _write_new(path: Path, data: bytes) -> None:
     """Create ``path`` (never an existing file, never through a link) and write ``data``."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | CLOEXEC, 0o666)
     with os.fdopen(fd, "wb") as handle:
         handle.write(data)
 
@@ -346,17 +346,23 @@ INDEX_FILES = ("404.html", "index.html", VERSIONS)
 """Site-level files, in the order they are switched: the machine-readable list last."""
 
 
+IndexPages = Callable[[list[dict[str, Any]], str | None], dict[str, bytes]]
+"""What renders the site-level pages (``404.html``, ``index.html``) from the versions' entries, newest
+first, and the latest version's name: the build hands it over (``render.render_index``); the writer
+imports no renderer."""
+
+
 def _stage_index(
-    out: Path, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
+    out: Path, pages: IndexPages, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
 ) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
-    ``added`` are the versions about to be published, in order (their staged folders);
-    ``confirmed`` are existing versions this build found identical (listed if the site lacks them). A failure
-    here (a full disk) leaves the site untouched; what remains is renames, which need no space.
+    ``pages`` renders the HTML ones; ``added`` are the versions about to be published, in order
+    (their staged folders); ``confirmed`` are existing versions this build found identical (listed
+    if the site lacks them). A failure here (a full disk) leaves the site untouched; what remains is
+    renames, which need no space.
     """
     from generator.changes import VersionsIndex
-    from generator.render import render_not_found, render_versions
 
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
@@ -367,8 +373,7 @@ def _stage_index(
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
     data = {
-        "404.html": render_not_found(),
-        "index.html": render_versions(entries, order[-1] if order else None),
+        **pages(entries, order[-1] if order else None),
         VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
     }
     staged: list[tuple[Path, Path]] = []
@@ -457,8 +462,10 @@ def index_digest(out: Path, order: list[str]) -> str:
 class SiteWriter:
     """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
-    def __init__(self, out: Path, index: IndexRecord | None = None) -> None:
+    def __init__(self, out: Path, pages: IndexPages, index: IndexRecord | None = None) -> None:
         self.out = out
+        self.pages = pages
+        """Renders the site-level pages (``IndexPages``)."""
         self.index = index
         """Where the note of the site-level files is kept (None: no run cache, always render them)."""
         self.stages: list[Staging] = []
@@ -512,7 +519,7 @@ class SiteWriter:
         order = _versions(self.out, [], confirmed)
         if self.index is not None and self.index.holds(self.out, index_digest(self.out, order)):
             return
-        _switch_index(_stage_index(self.out, [], confirmed))
+        _switch_index(_stage_index(self.out, self.pages, [], confirmed))
         self._note_index()
 
     def _note_index(self) -> None:
@@ -538,7 +545,8 @@ class SiteWriter:
                 same.append(version)
             else:
                 fresh.append((version, stage))
-        staged = _stage_index(self.out, [(version, stage.folder) for version, stage in fresh], tuple(same))
+        added = [(version, stage.folder) for version, stage in fresh]
+        staged = _stage_index(self.out, self.pages, added, tuple(same))
         try:
             for version, stage in fresh:
                 stage.folder.rename(self.out / version)

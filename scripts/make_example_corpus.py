@@ -2,7 +2,7 @@
 
 Deterministic: the same seed gives the same bytes. Usage (from the repository root):
 
-    python scripts/make_example_corpus.py --seeds ../shared/seeds
+    python scripts/make_example_corpus.py  # seeds from tests/seeds
 
 It never touches an existing benchmark folder (sealed inputs are immutable): delete the folder
 first when the corpus itself must change, and say so in the commit.
@@ -1061,7 +1061,9 @@ def make(out: Path, seeds: Path, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", type=Path, required=True, help="folder holding the seed contracts")
+    parser.add_argument(
+        "--seeds", type=Path, default=Path("tests/seeds"), help="folder holding the seed contracts"
+    )
     parser.add_argument("--out", type=Path, default=Path("runs"))
     parser.add_argument("--seed", type=int, default=20260917)
     args = parser.parse_args()

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import main
+from generator.seal import SEAL_NAME, write_seal
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "runs"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = ROOT / "tests" / "seeds"
+"""The seed contracts the example corpus was made from, byte for byte (``scripts/make_example_corpus.py``)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -61,3 +66,24 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 def corpus_counts(root: Path = CORPUS) -> tuple[int, int]:
     """(sealed folders, benchmarks) of an inputs root, as ``verify`` reports them."""
     return len(list(root.rglob("SHA256SUMS"))), sum(1 for p in root.iterdir() if p.is_dir())
+
+
+def reseal(folder: Path) -> None:
+    """Replace a folder's seal with a fresh one, so that the seal holds over changed content."""
+    (folder / SEAL_NAME).unlink()
+    write_seal(folder)
+
+
+def json_bytes(value: Any, indent: int | None = 2, ascii: bool = True) -> bytes:
+    """JSON as UTF-8: by default as the example corpus writes it (indented by two, ASCII, a final
+    newline); ``indent=None``: on one line, with no newline."""
+    text = json.dumps(value, indent=indent, ensure_ascii=ascii)
+    return (text if indent is None else text + "\n").encode("utf-8")
+
+
+def edit_json(path: Path, change: Callable[[Any], object], dump: Callable[[Any], bytes] = json_bytes) -> None:
+    """Read ``path`` as JSON, let ``change`` edit the value in place, and write it back with ``dump``
+    (the seal is left as it is: ``reseal`` the folder when it must hold)."""
+    value = json.loads(path.read_bytes().decode("utf-8"))
+    change(value)
+    path.write_bytes(dump(value))

@@ -14,6 +14,8 @@ import pytest
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot
 
+pytestmark = pytest.mark.slow  # runs the benchmark script and its corpus builds end to end
+
 
 def test_the_corpus_generator_is_deterministic_and_its_corpus_builds(tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"

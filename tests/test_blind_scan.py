@@ -33,8 +33,8 @@ import pytest
 
 from generator.families.trials_report import TrialsSection
 from generator.score import score_inputs
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, run_cli, snapshot
+from generator.seal import SEAL_NAME
+from tests.conftest import CORPUS, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
 REVEAL = CORPUS / BENCH / "reveal" / "reveal.json"
@@ -219,11 +219,6 @@ def cite_blind_scores(runs: Path) -> None:
     reveal = json.loads(REVEAL.read_text(encoding="utf-8")) | {"scores_sha256": digest}
     (runs / BENCH / "reveal" / "reveal.json").write_text(json.dumps(reveal), encoding="utf-8")
     reseal(runs / BENCH / "reveal")
-
-
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
 
 
 @pytest.mark.parametrize("producer", ["harness of Northwind", "usage/Northwind%20Builder/t01"])

@@ -36,8 +36,9 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, ROOT, run_cli
+from tests.conftest import CORPUS, ROOT, edit_json, json_bytes, reseal, run_cli
+
+pytestmark = pytest.mark.slow  # Chromium crawls of built sites
 
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = ROOT / ".cache" / "axe-core" / "axe.min.js"
@@ -55,6 +56,8 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+ONE_LINE = functools.partial(json_bytes, indent=None, ascii=False)
+"""How these tests write an edited JSON file: on one line, non-ASCII characters as they are."""
 
 PAGE_FACTS_JS = """() => ({
   links: Array.from(document.querySelectorAll('a[href], img[src]'), e => e.tagName === 'IMG'
@@ -433,20 +436,9 @@ def test_the_content_security_policy_blocks_injected_script(site: Path, browser:
 # --- a hostile corpus ---------------------------------------------------------------------------
 
 
-def _edit_json(path: Path, change: Callable[[Any], None]) -> None:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    change(data)
-    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-
-
 def _poison(obj: dict[str, Any], *keys: str) -> None:
     for key in keys:
         obj[key] = f"{obj[key]} {HOSTILE}"
-
-
-def _reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
 
 
 def _poison_declaration(bench: Path, change: Callable[[dict[str, Any]], None] | None = None) -> None:
@@ -455,20 +447,20 @@ def _poison_declaration(bench: Path, change: Callable[[dict[str, Any]], None] | 
         if change:
             change(decl)
 
-    _edit_json(bench / "benchmark.json", both)
+    edit_json(bench / "benchmark.json", both, dump=ONE_LINE)
 
 
 def _poison_runs(bench: Path) -> None:
     for run in sorted(p.parent for p in bench.glob("*/run.json")):
-        _edit_json(run / "run.json", lambda meta: _poison(meta, "producer"))
-        _reseal(run)
+        edit_json(run / "run.json", lambda meta: _poison(meta, "producer"), dump=ONE_LINE)
+        reseal(run)
 
 
 def _poison_points(bench: Path) -> None:
     def limitations(contract: dict[str, Any]) -> None:
         contract["limitations"] = [f"{x} {HOSTILE}" for x in contract["limitations"]]
 
-    _edit_json(bench / "rubric.json", limitations)
+    edit_json(bench / "rubric.json", limitations, dump=ONE_LINE)
     sha = hashlib.sha256((bench / "rubric.json").read_bytes()).hexdigest()
 
     def tasks(decl: dict[str, Any]) -> None:
@@ -500,14 +492,14 @@ def _poison_definitions(bench: Path) -> None:
             _poison(c, "superseded", "corrected", "direction", "blast_radius", "prediction")
 
     _poison_declaration(bench)
-    _edit_json(bench / "definition.json", titles)
-    _edit_json(bench / "corrections.json", corrections)
+    edit_json(bench / "definition.json", titles, dump=ONE_LINE)
+    edit_json(bench / "corrections.json", corrections, dump=ONE_LINE)
 
 
 def _poison_trials(bench: Path, scratch: Path) -> None:
     _poison_declaration(bench)
     _poison_runs(bench)
-    _reseal(bench)
+    reseal(bench)
     # Producers are part of the frozen blind scores, so the reveal must cite the scores they give.
     blind = scratch / "runs" / bench.name
     shutil.copytree(bench, blind, ignore=shutil.ignore_patterns("reveal"))
@@ -519,8 +511,8 @@ def _poison_trials(bench: Path, scratch: Path) -> None:
         for label in record["providers"]:  # hostile, with no word the blind fields' hostile text has
             record["providers"][label] += f" {PROVIDER_HOSTILE}"
 
-    _edit_json(bench / "reveal" / "reveal.json", reveal)
-    _reseal(bench / "reveal")
+    edit_json(bench / "reveal" / "reveal.json", reveal, dump=ONE_LINE)
+    reseal(bench / "reveal")
 
 
 @pytest.fixture(scope="module")
@@ -538,7 +530,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _poison_definitions(corpus / "recsys-grounding")
     _poison_trials(corpus / "vibe-delivery", root / "blind")
     for bench in (p for p in corpus.iterdir() if p.is_dir()):
-        _reseal(bench)
+        reseal(bench)
     out = root / "site"
     _build(corpus, out)
     return out.resolve()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator import __version__
 from generator.seal import SEAL_NAME
 from tests.conftest import corpus_counts, run_cli, snapshot
@@ -19,6 +21,40 @@ def test_version_and_help() -> None:
         assert command in help_text
     for code in ("3  input refused", "4  invalid content", "5  version conflict"):
         assert code in help_text
+
+
+COMMANDS = ("build", "compare", "schema", "seal", "verify")
+
+
+@pytest.mark.parametrize("command", [(), *((name,) for name in COMMANDS)])
+def test_dash_h_is_help_on_every_command(command: tuple[str, ...]) -> None:
+    short, long = run_cli(*command, "-h"), run_cli(*command, "--help")
+    assert short.exit_code == long.exit_code == 0
+    assert short.output == long.output
+    assert "-h, --help" in short.output
+
+
+def _exit_codes(help_text: str) -> list[int]:
+    listed = help_text.split("Exit codes:", 1)[1]
+    return [int(line.split()[0]) for line in listed.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("command", "codes"),
+    [
+        ("build", [0, 2, 3, 4, 5]),
+        ("compare", [0, 2, 3, 4, 13]),
+        ("schema", [0, 2]),
+        ("seal", [0, 2, 3]),
+        ("verify", [0, 2, 3, 4]),
+    ],
+)
+def test_each_command_lists_only_its_own_exit_codes(command: str, codes: list[int]) -> None:
+    assert _exit_codes(run_cli(command, "--help").output) == codes
+
+
+def test_the_group_lists_every_exit_code() -> None:
+    assert _exit_codes(run_cli("--help").output) == [0, 2, 3, 4, 5, 13]
 
 
 def test_python_dash_m_runs_the_same_cli() -> None:

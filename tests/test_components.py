@@ -15,10 +15,8 @@ import re
 import shutil
 import statistics
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +34,9 @@ from generator.families.components_aggregate import (
 from generator.families.components_models import CRITERIA, ComponentsDeclaration, Episode, Task
 from generator.families.components_report import Components, EpisodeResult
 from generator.families.components_scoring import fabricated_citations, match
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, run_cli
+from generator.seal import write_seal
+from tests.conftest import CORPUS, reseal, run_cli
+from tests.pages import Table, parse
 
 BENCH = "je-validation"
 JUDGES = tuple("sha256:" + c * 64 for c in "abc")
@@ -574,72 +573,11 @@ def test_agreement_without_grades_is_not_measured() -> None:
 # --- the example corpus, built once -------------------------------------------------------------
 
 
-@dataclass
-class Table:
-    head: list[str] = field(default_factory=list)
-    rows: list[tuple[str | None, list[str]]] = field(default_factory=list)
-
-    def column(self, name: str) -> list[str]:
-        i = self.head.index(name)
-        return [cells[i] for _, cells in self.rows]
-
-    def row(self, row_id: str) -> dict[str, str]:
-        return next(dict(zip(self.head, cells, strict=True)) for rid, cells in self.rows if rid == row_id)
-
-
-class Tables(HTMLParser):
-    """Header and body cell texts of every table of one page."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[Table] = []
-        self.text: list[str] = []
-        self._cell: list[str] | None = None
-        self._row: tuple[str | None, list[str]] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "table":
-            self.tables.append(Table())
-        elif tag == "tr":
-            self._row = (dict(attrs).get("id"), [])
-        elif tag in ("th", "td"):
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("th", "td") and self._cell is not None:
-            text = " ".join("".join(self._cell).split())
-            if tag == "th":
-                self.tables[-1].head.append(text)
-            elif self._row is not None:
-                self._row[1].append(text)
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            if self._row[1]:
-                self.tables[-1].rows.append(self._row)
-            self._row = None
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def page(path: Path) -> Tables:
-    parser = Tables()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser
-
-
 def only_bench(tmp: Path, bench: str = BENCH) -> Path:
     """An inputs root holding a copy of one corpus benchmark."""
     root = tmp / "runs"
     shutil.copytree(CORPUS / bench, root / bench)
     return root
-
-
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
 
 
 def rewrite_episodes(run: Path, change: Callable[[dict[str, Any]], None]) -> None:
@@ -699,7 +637,7 @@ def ungraded(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def leaderboard_table(site: Path) -> Table:
-    return next(t for t in page(site / "b" / BENCH / "index.html").tables if t.head[1:2] == ["Model"])
+    return next(t for t in parse(site / "b" / BENCH / "index.html").tables if t.head[1:2] == ["Model"])
 
 
 # --- always three components ----------------------------------------------------------------------
@@ -736,7 +674,7 @@ def test_every_html_table_with_a_score_has_its_three_components(site: Path) -> N
     pages = sorted(site.rglob("*.html"))
     with_score = 0
     for path in pages:
-        for table in page(path).tables:
+        for table in parse(path).tables:
             if not any(h.split(" ")[0] == "Score" for h in table.head):
                 continue
             with_score += 1
@@ -802,7 +740,7 @@ def test_citation_audit_on_the_episode_the_leaderboard_and_the_headline(site: Pa
         model_cell = board.row(f"model-{subject}")["Model"]
         assert ("⚠ 1 fabricated citation(s)" in model_cell) is (n == 1), model_cell
     run_page = next(
-        t for t in page(site / "b" / BENCH / "runs" / "run-m-beta.html").tables if "Score" in t.head
+        t for t in parse(site / "b" / BENCH / "runs" / "run-m-beta.html").tables if "Score" in t.head
     )
     assert run_page.row("episode-m-beta-JE-01-s1")["Fabricated citations"] == "bank-stmt-99"
     notes = (site / "release-notes.md").read_text(encoding="utf-8")
@@ -820,7 +758,7 @@ def test_corpus_gates_hard_fail_missing_call_and_l4_missing_judge(site: Path) ->
     parts = l4["components"]
     assert (parts["outcome"], parts["process"]) == (pytest.approx(6 / 7), pytest.approx(0.7))
     row = next(
-        t for t in page(site / "b" / BENCH / "runs" / "run-m-gamma.html").tables if "Score" in t.head
+        t for t in parse(site / "b" / BENCH / "runs" / "run-m-gamma.html").tables if "Score" in t.head
     ).row("episode-m-gamma-JE-04-s1")
     assert row["Score"] == "—" and row["Rationale"].startswith("not scored as L4")
     assert (row["Outcome"], row["Process"]) == ("0.857", "0.700")
@@ -843,7 +781,7 @@ def test_cells_under_the_minimum_are_flagged_with_mean_sd_and_n(site: Path) -> N
     gamma_l4 = next(c for c in bench["section"]["cells"] if (c["task"], c["subject"]) == ("JE-04", "m-gamma"))
     assert gamma_l4["spreads"]["score"]["n"] == 4 and gamma_l4["spreads"]["outcome"]["n"] == 5
     cells_table = next(
-        t for t in page(site / "b" / BENCH / "index.html").tables if t.head[:3] == ["Task", "Model", "Seeds"]
+        t for t in parse(site / "b" / BENCH / "index.html").tables if t.head[:3] == ["Task", "Model", "Seeds"]
     )
     assert sum("(fewer than 5: flagged)" in s for s in cells_table.column("Seeds")) == 4
     assert leaderboard_table(site).row("model-m-delta-preview")["Cells under 5 seeds"] == "4"
@@ -859,7 +797,7 @@ def test_corpus_baselines_pass_violate_and_are_not_checked(site: Path) -> None:
     assert checks[("no_evidence_baseline", "JE-02")] == (0.25, False)  # mean outcome 0.5 leaks
     assert checks[("no_evidence_baseline", "JE-04")] == (0.25, False)  # mean outcome 0.4 leaks
     assert all(v == (0.35, True) for (kind, _), v in checks.items() if kind == "flag_everything_baseline")
-    table = next(t for t in page(site / "b" / BENCH / "index.html").tables if t.head[:1] == ["Baseline"])
+    table = next(t for t in parse(site / "b" / BENCH / "index.html").tables if t.head[:1] == ["Baseline"])
     shown = {(r[0], r[1]): r[-1] for _, r in table.rows}
     assert shown[("no_evidence_baseline", "JE-00")] == "not checked"
     assert shown[("no_evidence_baseline", "JE-01")] == "not checked"
@@ -897,7 +835,7 @@ def tally(values: Iterator[int]) -> dict[int, int]:
 
 
 def rationale_cells(path: Path) -> list[str]:
-    return [cell for t in page(path).tables if "Rationale" in t.head for cell in t.column("Rationale")]
+    return [cell for t in parse(path).tables if "Rationale" in t.head for cell in t.column("Rationale")]
 
 
 def test_without_sme_grades_every_html_rationale_figure_is_labelled(ungraded: Path) -> None:
@@ -906,7 +844,7 @@ def test_without_sme_grades_every_html_rationale_figure_is_labelled(ungraded: Pa
     figures = [c for p in pages for c in rationale_cells(p) if FIGURE.search(c)]
     assert len(figures) == 4 + 16 + 8 + 84 - 1  # models, cells, baselines, episodes but the unscored L4
     assert all(LABEL in c for c in figures), [c for c in figures if LABEL not in c][:3]
-    text = " ".join("".join(page(pages[0]).text).split())
+    text = " ".join("".join(parse(pages[0]).text).split())
     assert "Judge agreement not measured" in text
 
 
@@ -963,7 +901,7 @@ def je06_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def je06_row(site: Path) -> dict[str, str]:
-    table = next(t for t in page(site / "b" / "je06" / "runs" / "run-m-x.html").tables if "Score" in t.head)
+    table = next(t for t in parse(site / "b" / "je06" / "runs" / "run-m-x.html").tables if "Score" in t.head)
     return table.row("episode-JE-06-s1")
 
 
@@ -1039,7 +977,7 @@ def test_source_sha256_without_a_source_is_not_re_verified(site: Path) -> None:
     (prov,) = section(site)["disclosures"]["provenance"]
     assert prov["sha256"] == json.loads((CORPUS / BENCH / "rubric.json").read_bytes())["source_sha256"]
     assert prov["source"] is None and prov["state"].startswith("not re-verified")
-    text = " ".join("".join(page(site / "b" / BENCH / "methodology.html").text).split())
+    text = " ".join("".join(parse(site / "b" / BENCH / "methodology.html").text).split())
     assert f"source_sha256 {prov['sha256']} — not re-verified" in text
 
 
@@ -1068,7 +1006,7 @@ def test_source_sha256_with_a_matching_source_is_verified(tmp_path: Path) -> Non
     (prov,) = section(out)["disclosures"]["provenance"]
     assert prov["sha256"] == hashlib.sha256(SPEC_HTML).hexdigest()
     assert (prov["state"], prov["source"]) == ("verified", "je_validation_task_spec_3.html")
-    text = " ".join("".join(page(out / "b" / BENCH / "methodology.html").text).split())
+    text = " ".join("".join(parse(out / "b" / BENCH / "methodology.html").text).split())
     assert f"source_sha256 {prov['sha256']} — verified against je_validation_task_spec_3.html" in text
 
 

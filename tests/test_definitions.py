@@ -22,7 +22,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +44,9 @@ from generator.families.definitions_stats import (
     tail_p,
 )
 from generator.families.definitions_store import row_result, sanitized_name, stimulus_hash, verdict
-from generator.seal import SEAL_NAME, write_seal
 from generator.stats import exact_interval
-from tests.conftest import CORPUS, run_cli
+from tests.conftest import CORPUS, edit_json, reseal, run_cli
+from tests.pages import parse
 
 BENCH = "recsys-grounding"
 DOT = "\u00b7"
@@ -590,23 +589,12 @@ def run_folder(root: Path, run_id: str) -> Path:
     return folder
 
 
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
 def load(path: Path) -> Any:
     return json.loads(path.read_bytes().decode("utf-8"))
 
 
-def edit_json(path: Path, change: Callable[[Any], None]) -> None:
-    value = load(path)
-    change(value)
-    path.write_bytes(dotnet_json(value))
-
-
 def edit_definition(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
-    edit_json(root / BENCH / "definition.json", change)
+    edit_json(root / BENCH / "definition.json", change, dump=dotnet_json)
     reseal(root / BENCH)
 
 
@@ -885,19 +873,8 @@ def check_everything_recomputes(built: Built) -> None:
         assert pair["rep_mean_delta"] == pytest.approx(statistics.fmean(rep_deltas) if rep_deltas else None)
 
 
-class _Text(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.parts: list[str] = []
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
 def page_text(path: Path) -> str:
-    parser = _Text()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return " ".join(" ".join(parser.parts).split())
+    return " ".join(" ".join(parse(path).text).split())
 
 
 def markdown_text(path: Path) -> str:
@@ -1176,7 +1153,7 @@ def set_manifest(run_id: str, **run: Any) -> Callable[[Path], None]:
                 manifest["run"][key] = value
 
     def change(root: Path) -> None:
-        edit_run(root, run_id, lambda f: edit_json(f / "manifest.json", update))
+        edit_run(root, run_id, lambda f: edit_json(f / "manifest.json", update, dump=dotnet_json))
 
     return change
 
@@ -1227,7 +1204,7 @@ def stimulus(run_id: str, file: str, value: Callable[[dict[str, Any]], str]) -> 
         def doc_change(doc: dict[str, Any]) -> None:
             doc["stimulusHash"] = value(doc)
 
-        edit_run(root, run_id, lambda f: edit_json(f / "scenarios" / file, doc_change))
+        edit_run(root, run_id, lambda f: edit_json(f / "scenarios" / file, doc_change, dump=dotnet_json))
 
     return change
 

@@ -17,6 +17,8 @@ from generator import write
 from generator.write import TEMP_PREFIX
 from scripts.reliability import faults
 
+pytestmark = pytest.mark.slow  # each case runs several builds under kill -9 and fault injection
+
 KILLS = 5
 
 

@@ -6,16 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import run_cli, snapshot
+from tests.conftest import reseal, run_cli, snapshot
 
 STORE_RUN = "recsys-grounding/.agenteval/subjects/agents/recsys-agent/runs/2026-10-01_10-00-01_fadc2bac"
 SCENARIO = "scenarios/c01·policy-match.json"
-
-
-def _reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
 
 
 def _check(corpus: Path, out: Path, before: dict[str, bytes], expected: str) -> str:
@@ -32,7 +26,7 @@ def _mutate_scenario(corpus: Path, change: str) -> None:
     scenario = json.loads(path.read_text(encoding="utf-8"))
     scenario["output"] = change
     path.write_text(json.dumps(scenario), encoding="utf-8")
-    _reseal(corpus / STORE_RUN)
+    reseal(corpus / STORE_RUN)
 
 
 def test_a_benchmark_declaration_that_is_null_is_refused_not_dropped(corpus: Path, tmp_path: Path) -> None:
@@ -40,7 +34,7 @@ def test_a_benchmark_declaration_that_is_null_is_refused_not_dropped(corpus: Pat
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
     (corpus / "je-validation" / "benchmark.json").write_text("null\n", encoding="utf-8")
-    _reseal(corpus / "je-validation")
+    reseal(corpus / "je-validation")
     _check(corpus, out, before, "benchmark.json: $: the document is null: expected a JSON object")
 
 
@@ -51,7 +45,7 @@ def test_a_row_that_is_null_is_refused_not_skipped(corpus: Path, tmp_path: Path)
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
     (run / "attempts.jsonl").write_text("\n".join([lines[0], "null", *lines[1:]]) + "\n", encoding="utf-8")
-    _reseal(run)
+    reseal(run)
     _check(corpus, out, before, "attempts.jsonl: line 2: the row is null: expected a JSON object")
 
 
@@ -83,7 +77,7 @@ def test_a_million_element_row_is_refused_and_the_report_stays_one_screen(
     row = json.loads(lines[0])
     row["checks"] = [{"wrong": True}] * 1_000_000
     (run / "results.jsonl").write_text("\n".join([json.dumps(row), *lines[1:]]) + "\n", encoding="utf-8")
-    _reseal(run)
+    reseal(run)
     output = _check(corpus, out, before, "a row may hold at most 1048576")
     assert len(output.splitlines()) < 50
 
@@ -106,5 +100,5 @@ def test_an_allowlist_of_a_million_entries_is_refused_at_once(corpus: Path, tmp_
     declaration = json.loads((corpus / "agent-dx" / "benchmark.json").read_text(encoding="utf-8"))
     declaration["tasks"][3]["allowlist"] = ["docs/"] * 1_000_000
     (corpus / "agent-dx" / "benchmark.json").write_text(json.dumps(declaration), encoding="utf-8")
-    _reseal(corpus / "agent-dx")
+    reseal(corpus / "agent-dx")
     _check(corpus, out, before, "$.tasks[3].allowlist")

@@ -6,15 +6,9 @@ import json
 from pathlib import Path
 
 from generator.render import md_cell
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import run_cli
+from tests.conftest import reseal, run_cli
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)> [x](javascript:alert(1)) | **b**'
-
-
-def _reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
 
 
 def test_hostile_declaration_text_is_inert(corpus: Path, tmp_path: Path) -> None:
@@ -28,8 +22,8 @@ def test_hostile_declaration_text_is_inert(corpus: Path, tmp_path: Path) -> None
     meta = json.loads((run / "run.json").read_text())
     meta["producer"] = HOSTILE
     (run / "run.json").write_text(json.dumps(meta))
-    _reseal(run)
-    _reseal(bench)
+    reseal(run)
+    reseal(bench)
     out = tmp_path / "site"
     result = run_cli("build", "--runs", corpus, "--out", out, "--site-version", "h1")
     assert result.exit_code == 0, result.output

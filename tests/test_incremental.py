@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -43,6 +45,7 @@ def entries(cache: Path, kind: str = "runs") -> list[Path]:
     return sorted(p for p in (cache / f"{kind}-v1").rglob("*.json") if len(p.name) == 64 + len(".json"))
 
 
+@pytest.mark.slow
 def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     build(scaled, tmp_path / "one", "--jobs", "1", "--no-cache")
@@ -57,6 +60,7 @@ def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path
     assert len(entries(cache, "pages")) >= 53
 
 
+@pytest.mark.slow
 def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     make_corpus.make(runs, RUNS, ROWS, seed=11)
@@ -70,6 +74,7 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
 
 
+@pytest.mark.slow
 def test_a_new_version_links_the_unchanged_files_of_the_last_one(tmp_path: Path) -> None:
     """Ten versions of one corpus do not cost ten times the disk: unchanged run pages and row files
     are hard links to the previous version's, and the new version's bytes are a fresh build's."""
@@ -91,6 +96,32 @@ def test_a_new_version_links_the_unchanged_files_of_the_last_one(tmp_path: Path)
     assert (new / "data" / "site.json") in written
     build(runs, tmp_path / "fresh", "--no-cache")
     assert snapshot(new) == snapshot(tmp_path / "fresh" / second)
+
+
+@dataclass(frozen=True)
+class Cached:
+    """One build of the scaled corpus with a run cache, shared by the damaged-cache cases: each
+    damages its own copy of the cache and builds again under the same key."""
+
+    cache: Path
+    key: Path
+    site: dict[str, bytes]
+
+
+@pytest.fixture(scope="module")
+def cached(scaled: Path, tmp_path_factory: pytest.TempPathFactory) -> Cached:
+    folder = tmp_path_factory.mktemp("cached")
+    key = tmp_path_factory.mktemp("cached-key") / "key"
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("BENCHSITE_CACHE_KEY", str(key))
+        build(scaled, folder / "first", "--cache", folder / "cache")
+    return Cached(folder / "cache", key, snapshot(folder / "first"))
+
+
+def damaged_copy(cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the shared cache, used under the key it was written with."""
+    monkeypatch.setenv("BENCHSITE_CACHE_KEY", str(cached.key))
+    return Path(shutil.copytree(cached.cache, tmp_path / "cache"))
 
 
 def _corrupt(entry: Path, how: str) -> None:
@@ -126,36 +157,39 @@ def _corrupt(entry: Path, how: str) -> None:
         raise AssertionError(how)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "how",
     ["garbage", "truncated", "figure changed", "wrong key", "detail changed", "detail missing", "extra"],
 )
 def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
-    scaled: Path, tmp_path: Path, how: str
+    scaled: Path, cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
-    cache = tmp_path / "cache"
-    build(scaled, tmp_path / "first", "--cache", cache)
+    cache = damaged_copy(cached, tmp_path, monkeypatch)
     points = [e for e in entries(cache) if json.loads(e.read_bytes())["family"] == "points"]
     _corrupt(points[0], how)
     output = build(scaled, tmp_path / "second", "--cache", cache)
     assert "(scored 1, reused from the run cache 52; pages rendered for 0)" in output, output
-    assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
+    assert snapshot(tmp_path / "second") == cached.site
     assert json.loads(points[0].read_bytes())["format"] == FORMAT  # stored again, whole
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["garbage", "truncated", "wrong key", "page changed", "page missing",
                                  "located changed", "extra"])  # fmt: skip
-def test_damaged_pages_are_discarded_and_rendered_again(scaled: Path, tmp_path: Path, how: str) -> None:
-    cache = tmp_path / "cache"
-    build(scaled, tmp_path / "first", "--cache", cache)
+def test_damaged_pages_are_discarded_and_rendered_again(
+    scaled: Path, cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    cache = damaged_copy(cached, tmp_path, monkeypatch)
     points = [e for e in entries(cache, "pages")
               if json.loads(e.read_bytes())["pages"][0]["path"].startswith("b/agent-dx/")]  # fmt: skip
     _corrupt(points[0], how)  # a points run: its pages are the same in the blind version
     output = build(scaled, tmp_path / "second", "--cache", cache)
     assert "(scored 0, reused from the run cache 53; pages rendered for 1)" in output, output
-    assert snapshot(tmp_path / "second") == snapshot(tmp_path / "first")
+    assert snapshot(tmp_path / "second") == cached.site
 
 
+@pytest.mark.slow
 def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_path: Path) -> None:
     if os.geteuid() == 0:
         blocker = tmp_path / "cache"
@@ -191,6 +225,7 @@ def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) ->
     assert RunCache(None).load(key, "points", PointsRunSummary, PointsPart) is None
 
 
+@pytest.mark.slow
 def test_verify_reuses_the_cache_a_build_left_and_writes_nothing(scaled: Path, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cold = run_cli("verify", "--runs", scaled, "--cache", cache)
@@ -204,6 +239,7 @@ def test_verify_reuses_the_cache_a_build_left_and_writes_nothing(scaled: Path, t
     assert snapshot(cache) == kept
 
 
+@pytest.mark.slow
 def test_a_killed_parallel_build_leaves_no_worker_and_no_lock(scaled: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()

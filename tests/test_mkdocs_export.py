@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from generator.report import SiteReport
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME, write_seal
 from tests.conftest import CORPUS, ROOT
+from tests.pages import tables_of
 
 PREFIX = "results"
 HOSTILE = (
@@ -99,38 +99,6 @@ def built_html(site: Path, page: str) -> Path:
     return site / folder / ("index.html" if stem == "index" else f"{stem}/index.html")
 
 
-class Tables(HTMLParser):
-    """Every table of a page as rows of cell texts (entities decoded)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[list[list[str]]] = []
-        self.cell: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr":
-            self.tables[-1].append([])
-        elif tag in ("td", "th"):
-            self.cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self.cell is not None:
-            self.tables[-1][-1].append("".join(self.cell).strip())
-            self.cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self.cell is not None:
-            self.cell.append(data)
-
-
-def html_tables(path: Path) -> list[list[list[str]]]:
-    parser = Tables()
-    parser.feed(path.read_text(encoding="utf-8"))
-    return parser.tables
-
-
 def markdown_tables(text: str) -> list[list[str]]:
     """Each Markdown table of a page as its row lines (header, rule, rows)."""
     tables: list[list[str]] = []
@@ -193,7 +161,7 @@ def test_leaderboard_and_run_figures_equal_the_json(built: Built) -> None:
     data = json.loads(built.report.model_dump_json(by_alias=True))
     bench = next(b for b in data["benchmarks"] if b["id"] == "agent-dx")
     notes = built.files["agent-dx/index.md"].decode("utf-8")
-    cells = [c for t in html_tables(built_html(built.site, "agent-dx/index.md")) for r in t for c in r]
+    cells = [c for t in tables_of(built_html(built.site, "agent-dx/index.md")) for r in t for c in r]
     for row in bench["section"]["leaderboard"]:
         rate = row["ready_rate"]
         bp = rate["basis_points"]
@@ -213,7 +181,7 @@ def test_leaderboard_and_run_figures_equal_the_json(built: Built) -> None:
         c = run["counts"]
         assert f"Ready {c['ready']} · NeedsReview {c['needs_review']} · NotReady {c['not_ready']}" in page
         assert f"(of {c['total']})" in page and run["digest"] in page
-        assert len(html_tables(built_html(built.site, f"agent-dx/runs/{run['id']}.md"))[0]) == c["total"] + 1
+        assert len(tables_of(built_html(built.site, f"agent-dx/runs/{run['id']}.md"))[0]) == c["total"] + 1
 
 
 def test_markdown_tables_keep_their_columns(built: Built) -> None:
@@ -253,9 +221,9 @@ def test_hostile_text_is_inert_in_the_built_site(corpus: Path, tmp_path: Path) -
             assert needle not in html, f"{page}: {needle}"
     assert_table_columns(built.files)
     shown = " ".join(HOSTILE.split())
-    index_cells = [c for t in html_tables(built_html(built.site, "index.md")) for r in t for c in r]
+    index_cells = [c for t in tables_of(built_html(built.site, "index.md")) for r in t for c in r]
     assert shown in index_cells
-    methodology = html_tables(built_html(built.site, "agent-dx/methodology.md"))
+    methodology = tables_of(built_html(built.site, "agent-dx/methodology.md"))
     assert shown in [c for t in methodology for r in t for c in r]
     leaderboard = built_html(built.site, "agent-dx/index.md").read_text(encoding="utf-8")
     assert leaderboard.count("<h1") == 1 and "<li>not a list" not in leaderboard

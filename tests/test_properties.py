@@ -45,7 +45,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cache
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,7 +56,8 @@ from generator.build import BuildConfig, build
 from generator.render import md_cell
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, edit_json, reseal
+from tests.pages import rows_of
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
 ROW_FILE = {POINTS: "attempts.jsonl", TRIALS: "results.jsonl", COMPONENTS: "episodes.jsonl"}
@@ -89,11 +89,6 @@ def workspace(*benches: str) -> Iterator[Path]:
         yield root
 
 
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
 def run_folders(bench: Path) -> list[Path]:
     """The sealed run folders directly below a points, trials or components benchmark."""
     return sorted(p for p in bench.iterdir() if (p / SEAL_NAME).is_file())
@@ -111,12 +106,6 @@ def read_rows(path: Path) -> Rows:
 def write_rows(path: Path, rows: Rows) -> None:
     path.write_text("".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8")
     reseal(path.parent)
-
-
-def edit_json(path: Path, change: Callable[[Any], None]) -> None:
-    value = json.loads(path.read_text(encoding="utf-8"))
-    change(value)
-    path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 
 
 def score(root: Path) -> Report:
@@ -194,6 +183,7 @@ def leaderboard_figures(bench: Report) -> Report:
 
 
 @pytest.mark.parametrize("bench", [POINTS, TRIALS, COMPONENTS])
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_permuting_the_rows_of_every_run_changes_nothing_but_seal_digests(
@@ -220,6 +210,7 @@ def order_neutral_definitions(report: Report) -> Any:
     return report
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_permuting_a_definitions_cases_and_reps_changes_nothing_but_their_order(data: st.DataObject) -> None:
@@ -294,6 +285,7 @@ def new_names(count: int) -> st.SearchStrategy[list[str]]:
 
 
 @pytest.mark.parametrize("bench", [POINTS, COMPONENTS])
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_renaming_run_folders_changes_no_leaderboard_figure(bench: str, data: st.DataObject) -> None:
@@ -310,6 +302,7 @@ def test_renaming_run_folders_changes_no_leaderboard_figure(bench: str, data: st
         assert leaderboard_figures(report) == expected
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_dealing_trial_results_into_any_run_folders_changes_no_leaderboard_figure(
@@ -351,6 +344,7 @@ def rename_store_run(run: Path, new: str) -> None:
     run.rename(run.with_name(new))
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(4)
 @given(data=st.data())
 def test_renaming_store_runs_consistently_changes_no_leaderboard_figure(data: st.DataObject) -> None:
@@ -622,6 +616,7 @@ def test_the_corpus_conserves_every_count() -> None:
         definitions_conserved(section_of(report, DEFINITIONS), root)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(12)
 @given(data=st.data())
 def test_every_attempt_lands_in_exactly_one_outcome(data: st.DataObject) -> None:
@@ -630,6 +625,7 @@ def test_every_attempt_lands_in_exactly_one_outcome(data: st.DataObject) -> None
         points_conserved(section_of(score(root), POINTS), held)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(12)
 @given(data=st.data())
 def test_every_planned_trial_is_once_in_every_denominator(data: st.DataObject) -> None:
@@ -638,6 +634,7 @@ def test_every_planned_trial_is_once_in_every_denominator(data: st.DataObject) -
         trials_conserved(section_of(score(root), TRIALS), sum(held.values()))
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_every_episode_is_once_in_its_run_subject_cells_and_baselines(data: st.DataObject) -> None:
@@ -648,6 +645,7 @@ def test_every_episode_is_once_in_its_run_subject_cells_and_baselines(data: st.D
         components_conserved(section_of(score(root), COMPONENTS), held)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(6)
 @given(data=st.data())
 def test_every_store_row_is_measured_not_applicable_or_not_measured(data: st.DataObject) -> None:
@@ -666,6 +664,7 @@ def ready_counts(bench: Report) -> dict[str, int]:
     return counts | {"total": s["totals"]["ready"]}
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_passing_a_failing_required_check_never_lowers_the_ready_count(data: st.DataObject) -> None:
@@ -699,6 +698,7 @@ def pass_something(trial: dict[str, Any], what: str) -> None:
             check["state"] = "pass" if check["id"] == what else check["state"]
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(10)
 @given(data=st.data())
 def test_passing_a_required_check_build_or_boot_never_lowers_a_trials_success_count(
@@ -730,6 +730,7 @@ def component_means(bench: Report) -> dict[str, float]:
     return means
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(8)
 @given(data=st.data())
 def test_clearing_a_triggered_hard_fail_never_lowers_a_mean_outcome_or_score(data: st.DataObject) -> None:
@@ -754,6 +755,7 @@ def floor_ks(bench: Report) -> dict[str, tuple[int, int]]:
     return {f"{t['check']} {t['arm']} {t['rule']}": (t["successes"], t["cases"]) for t in tests}
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_turning_a_failed_store_row_into_a_passed_one_never_lowers_k(data: st.DataObject) -> None:
@@ -823,37 +825,6 @@ def ranking_shown(rows: list[list[str]], ranking: dict[str, Any], md: bool) -> b
     return any(shows_from(start) for start in range(len(rows) - len(wanted) + 1))
 
 
-class Tables(HTMLParser):
-    """The text of every table row's cells, one list per row, all tables in one list."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.rows: list[list[str]] = []
-        self._cell: list[str] | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th") and self.rows:
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None:
-            self.rows[-1].append(" ".join("".join(self._cell).split()))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def html_rows(path: Path) -> list[list[str]]:
-    tables = Tables()
-    tables.feed(path.read_text(encoding="utf-8"))
-    tables.close()
-    return tables.rows
-
-
 def markdown_rows(text: str) -> list[list[str]]:
     """Cells of every Markdown table line (split at pipes a backslash does not escape)."""
     lines = [line.strip() for line in text.splitlines() if line.startswith("|")]
@@ -880,6 +851,7 @@ def drop_runs(data: st.DataObject, root: Path) -> None:
     reseal(folder)
 
 
+@pytest.mark.slow  # several examples, each scoring benchmarks or building a site
 @examples(5)
 @given(data=st.data())
 def test_pages_release_notes_and_json_agree_for_any_subset_of_runs(data: st.DataObject) -> None:
@@ -888,9 +860,9 @@ def test_pages_release_notes_and_json_agree_for_any_subset_of_runs(data: st.Data
         version = build(BuildConfig(root, root.parent / "site", "subset")).published.path
         site = json.loads((version / "data" / "site.json").read_text(encoding="utf-8"))
         notes = markdown_rows((version / "release-notes.md").read_text(encoding="utf-8"))
-        index = html_rows(version / "index.html")
+        index = rows_of(version / "index.html")
         for bench in site["benchmarks"]:
-            page = html_rows(version / "b" / bench["id"] / "index.html")
+            page = rows_of(version / "b" / bench["id"] / "index.html")
             standings = [(ranking, row) for ranking in bench["rankings"] for row in ranking["rows"]]
             if standings:  # a miscounted row is not found: the comparison bites
                 ranking, first = standings[0]

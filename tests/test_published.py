@@ -46,6 +46,7 @@ from generator.report import BenchmarkReport
 from generator.seal import SEAL_NAME, write_seal
 from generator.stats import rate
 from tests.conftest import CORPUS, ROOT, corpus_counts, run_cli, snapshot
+from tests.pages import tables_of
 
 VERSION = "v1"
 BLIND = json.loads((CORPUS / "vibe-delivery" / "reveal" / "reveal.json").read_text())["scores_version"]
@@ -95,7 +96,8 @@ class Svg:
 
 
 class Doc(HTMLParser):
-    """One HTML file: ids, URL-valued attributes, text of titled/described elements, SVGs, tables."""
+    """One HTML file: ids, URL-valued attributes, text of titled/described elements, SVGs (its tables:
+    ``tests.pages``)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -105,12 +107,10 @@ class Doc(HTMLParser):
         self.text: list[str] = []
         self.named: dict[str, str] = {}
         self.svgs: list[Svg] = []
-        self.tables: list[list[list[str]]] = []
         self.scripts = 0
         self.csp = ""
         self._svg: Svg | None = None
         self._named: str | None = None
-        self._cell: list[str] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -130,31 +130,17 @@ class Doc(HTMLParser):
         self.scripts += tag == "script"
         if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
             self.csp = a.get("content", "")
-        self._table_start(tag)
-
-    def _table_start(self, tag: str) -> None:
-        if tag == "table":
-            self.tables.append([])
-        elif tag == "tr" and self.tables:
-            self.tables[-1].append([])
-        elif tag in ("td", "th") and self.tables and self.tables[-1]:
-            self._cell = []
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "svg":
             self._svg = None
         elif tag in ("title", "desc"):
             self._named = None
-        elif tag in ("td", "th") and self._cell is not None:
-            self.tables[-1][-1].append(" ".join("".join(self._cell).split()))
-            self._cell = None
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
         if self._named is not None:
             self.named[self._named] += data
-        if self._cell is not None:
-            self._cell.append(data)
 
     @property
     def words(self) -> str:
@@ -447,9 +433,9 @@ def test_every_csv_row_equals_the_json(example: Built, version: str) -> None:
 
 def test_leaderboard_tables_show_each_band_beside_its_subject(example: Built) -> None:
     for bench in benchmarks(example):
-        doc = parse(example.version / "b" / bench["id"] / "index.html")
+        tables = tables_of(example.version / "b" / bench["id"] / "index.html", squashed=True)
         for ranking in bench["rankings"]:
-            assert shows_in_order(doc.tables, ranking["rows"]), (bench["id"], ranking["id"])
+            assert shows_in_order(tables, ranking["rows"]), (bench["id"], ranking["id"])
 
 
 def test_forest_plot_desc_gives_each_subject_its_estimate_and_band(example: Built) -> None:
@@ -549,6 +535,7 @@ def test_every_page_has_unique_ids(example: Built) -> None:
 
 def test_report_carries_every_benchmark_with_its_leaderboard_figures(example: Built) -> None:
     report = parse(example.version / "report.html")
+    report_tables = tables_of(example.version / "report.html", squashed=True)
     for bench in benchmarks(example):
         assert bench["title"] in report.words
         assert {f"{bench['id']}-section", f"{bench['id']}-d-section"} <= set(report.ids)
@@ -556,7 +543,7 @@ def test_report_carries_every_benchmark_with_its_leaderboard_figures(example: Bu
         for ranking in bench["rankings"]:
             desc = report.named[f"{bench['id']}-forest-{ranking['id']}-d"]
             assert desc == page.named[f"forest-{ranking['id']}-d"]
-            assert shows_in_order(report.tables, ranking["rows"]), (bench["id"], ranking["id"])
+            assert shows_in_order(report_tables, ranking["rows"]), (bench["id"], ranking["id"])
 
 
 # --- 404.html, versions.json and the versions index ---------------------------------------------
@@ -679,13 +666,14 @@ def test_changes_list_the_resealed_folder_and_the_changed_figure(changed: Change
 
 def test_versions_index_shows_the_figure_change(changed: Changed) -> None:
     doc = parse(changed.out / "index.html")
+    tables = tables_of(changed.out / "index.html", squashed=True)
     old, new = ready_row(changed.out, "v1"), ready_row(changed.out, "v2")
     figure = ["ready-rate", "subject-a3f1", f"{old['numerator']}/{old['denominator']}",
               f"{new['numerator']}/{new['denominator']}"]  # fmt: skip
-    assert any(figure in table for table in doc.tables)
+    assert any(figure in table for table in tables)
     assert "v2 since v1 agent-dx (changed)" in doc.words
     assert f"Resealed (same folder, new content): {RESEALED}" in doc.words
-    assert any(row[0] == "v2" and row[-1] == "1 benchmark(s) changed" for t in doc.tables for row in t if row)
+    assert any(row[0] == "v2" and row[-1] == "1 benchmark(s) changed" for t in tables for row in t if row)
 
 
 def test_a_later_version_leaves_the_earlier_one_byte_for_byte(changed: Changed) -> None:

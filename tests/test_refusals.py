@@ -12,6 +12,7 @@ wrong. ``verify`` is held to the same codes and messages, and must write nothing
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -28,8 +29,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import main
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import corpus_counts
+from generator.seal import SEAL_NAME
+from tests.conftest import corpus_counts, edit_json, json_bytes, reseal
+
+AS_UTF8 = functools.partial(json_bytes, ascii=False)
+"""How these tests write an edited JSON file: indented, non-ASCII characters as they are."""
 
 CORPUS = Path(__file__).resolve().parent.parent / "runs"
 BENCH = "agent-dx"
@@ -68,12 +72,6 @@ def tree(folder: Path) -> dict[str, bytes | str]:
     return out
 
 
-def reseal(folder: Path) -> None:
-    """Replace a folder's seal with a fresh one, so that the seal holds over changed content."""
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
@@ -82,12 +80,6 @@ def replace_bytes(path: Path, old: bytes, new: bytes) -> None:
     data = path.read_bytes()
     assert old in data, f"fixture drift: {old!r} not in {path}"
     path.write_bytes(data.replace(old, new, 1))
-
-
-def edit_json(path: Path, change: Callable[[Any], None]) -> None:
-    value = json.loads(path.read_bytes())
-    change(value)
-    path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def edit_attempts(run: Path, change: Callable[[list[dict[str, Any]]], None]) -> None:
@@ -406,25 +398,25 @@ def truncated_attempt_line(i: Inputs) -> Parts:
 
 
 def unsafe_task_id(i: Inputs) -> Parts:
-    edit_json(i.bench / "benchmark.json", lambda d: d["tasks"][0].update(id="bad id!"))
+    edit_json(i.bench / "benchmark.json", lambda d: d["tasks"][0].update(id="bad id!"), dump=AS_UTF8)
     reseal(i.bench)
     return [f"{i.bench / 'benchmark.json'}: $.tasks[0].id: String should match pattern"]
 
 
 def unknown_field_in_benchmark(i: Inputs) -> Parts:
-    edit_json(i.bench / "benchmark.json", lambda d: d.update(colour="blue"))
+    edit_json(i.bench / "benchmark.json", lambda d: d.update(colour="blue"), dump=AS_UTF8)
     reseal(i.bench)
     return [f"{i.bench / 'benchmark.json'}: $.colour: unknown field (not in the documented schema)"]
 
 
 def missing_title(i: Inputs) -> Parts:
-    edit_json(i.bench / "benchmark.json", lambda d: d.pop("title"))
+    edit_json(i.bench / "benchmark.json", lambda d: d.pop("title"), dump=AS_UTF8)
     reseal(i.bench)
     return [f"{i.bench / 'benchmark.json'}: $.title: required field is missing"]
 
 
 def unknown_field_in_run(i: Inputs) -> Parts:
-    edit_json(i.run / "run.json", lambda d: d.update(model="gpt"))
+    edit_json(i.run / "run.json", lambda d: d.update(model="gpt"), dump=AS_UTF8)
     reseal(i.run)
     return [f"{i.run / 'run.json'}: $.model: unknown field (not in the documented schema)"]
 
@@ -499,14 +491,16 @@ def unknown_task(i: Inputs) -> Parts:
 
 
 def unknown_family(i: Inputs) -> Parts:
-    edit_json(i.bench / "benchmark.json", lambda d: d.update(family="nope"))
+    edit_json(i.bench / "benchmark.json", lambda d: d.update(family="nope"), dump=AS_UTF8)
     reseal(i.bench)
     known = "components, definitions, points, trials"
     return [f"{i.bench / 'benchmark.json'}: $.family: unknown rubric family 'nope' (known: {known})"]
 
 
 def duplicate_task_ids(i: Inputs) -> Parts:
-    edit_json(i.bench / "benchmark.json", lambda d: d["tasks"][1].update(id=d["tasks"][0]["id"]))
+    edit_json(
+        i.bench / "benchmark.json", lambda d: d["tasks"][1].update(id=d["tasks"][0]["id"]), dump=AS_UTF8
+    )
     reseal(i.bench)
     return [f"{i.bench / 'benchmark.json'}: $.tasks: duplicate task id 'T01-add-endpoint'"]
 
@@ -550,7 +544,7 @@ def not_utf8_in_attempts(i: Inputs) -> Parts:
 def prospective_release(i: Inputs) -> Parts:
     status = json.loads((i.bench / "rubric.json").read_bytes())["status"]
     assert status.startswith("historical")
-    edit_json(i.bench / "benchmark.json", lambda d: d.update(purpose="prospective-release"))
+    edit_json(i.bench / "benchmark.json", lambda d: d.update(purpose="prospective-release"), dump=AS_UTF8)
     reseal(i.bench)
     return [f"{i.bench / 'benchmark.json'}: $.purpose: a prospective release is refused under this "
             f"contract: its status says {status!r}"]  # fmt: skip
@@ -715,7 +709,7 @@ def test_several_invalid_files_are_all_printed_with_exit_4(inputs: Inputs) -> No
     expected.append(
         located(f"{path}: line {line} column ", "number 1e400 overflows to infinity: numbers must be finite")
     )
-    edit_json(inputs.third / "run.json", lambda d: d.pop("subject"))  # run 7c2e-1
+    edit_json(inputs.third / "run.json", lambda d: d.pop("subject"), dump=AS_UTF8)  # run 7c2e-1
     reseal(inputs.third)
     expected.append(f"{inputs.third / 'run.json'}: $.subject: required field is missing")
     lines = check_failure(inputs, inputs.build(), 4, expected)
@@ -833,7 +827,7 @@ def test_a_wrong_json_type_is_a_schema_violation_not_coerced(inputs: Inputs, cas
     if name == "attempts.jsonl":
         edit_attempts(path.parent, change)
     else:
-        edit_json(path, change)
+        edit_json(path, change, dump=AS_UTF8)
     reseal(path.parent)
     check_failure(inputs, inputs.build(), 4, [f"{path}: "])
 

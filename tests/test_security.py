@@ -39,8 +39,8 @@ from markdown_it import MarkdownIt
 
 from generator.families.trials_report import TrialsSection
 from generator.score import score_inputs
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, run_cli, snapshot
+from generator.seal import SEAL_NAME
+from tests.conftest import CORPUS, edit_json, reseal, run_cli, snapshot
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
 VERSION = "x1"
@@ -123,17 +123,6 @@ SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
 # --- helpers: edit, re-seal, re-pin -------------------------------------------------------------
-
-
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
-def edit_json(path: Path, change: Callable[[Any], object]) -> None:
-    value = json.loads(path.read_text(encoding="utf-8"))
-    change(value)
-    path.write_text(json.dumps(value, indent=2) + "\n", encoding="utf-8")
 
 
 def edit_lines(path: Path, change: Callable[[dict[str, Any]], object]) -> None:

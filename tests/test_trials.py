@@ -34,8 +34,7 @@ from generator.families.trials_scoring import (
     trial_row,
 )
 from generator.render import md_cell
-from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, run_cli, snapshot
+from tests.conftest import CORPUS, edit_json, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
 BLIND = "2026.11-blind"  # the version reveal/reveal.json cites
@@ -98,11 +97,6 @@ def measured(usd_micros: int) -> dict[str, Any]:
 UNAVAILABLE = {"state": "unavailable", "reason": "provider exposes no usage"}
 
 
-def reseal(folder: Path) -> None:
-    (folder / SEAL_NAME).unlink()
-    write_seal(folder)
-
-
 def read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -114,10 +108,9 @@ def edit_results(run: Path, change: Callable[[list[dict[str, Any]]], list[dict[s
     reseal(run)
 
 
-def edit_json(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
-    value = json.loads(path.read_text(encoding="utf-8"))
-    change(value)
-    path.write_text(json.dumps(value, indent=2) + "\n")
+def edit_sealed(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    """Edit a JSON file of a sealed folder and seal the folder again."""
+    edit_json(path, change)
     reseal(path.parent)
 
 
@@ -483,7 +476,7 @@ def test_a_result_for_an_unplanned_trial_is_refused(corpus: Path, tmp_path: Path
 
 
 def test_a_run_citing_another_plan_digest_is_refused(corpus: Path, tmp_path: Path) -> None:
-    edit_json(corpus / BENCH / "run-p-c" / "run.json", lambda v: v.update(plan_sha256="0" * 64))
+    edit_sealed(corpus / BENCH / "run-p-c" / "run.json", lambda v: v.update(plan_sha256="0" * 64))
     result = build(corpus, tmp_path / "site", "v1")
     assert result.exit_code == 3, result.output
     assert "run-p-c/run.json: $.plan_sha256: cites trial plan 0000000000000000…" in result.output
@@ -495,7 +488,7 @@ def test_a_plan_changed_after_execution_is_refused_for_every_run(corpus: Path, t
     def add_trial(plan: dict[str, Any]) -> None:
         plan["trials"].append({**plan["trials"][0], "trial_id": "t45"})
 
-    edit_json(corpus / BENCH / "trial-plan.json", add_trial)
+    edit_sealed(corpus / BENCH / "trial-plan.json", add_trial)
     result = build(corpus, tmp_path / "site", "v1")
     assert result.exit_code == 3, result.output
     for run in ("run-p-a", "run-p-b", "run-p-c", "run-p-d"):
@@ -735,7 +728,7 @@ def test_a_reveal_citing_another_scores_digest_is_refused_and_nothing_is_written
     shutil.move(held, corpus / BENCH / "reveal")
     digest = json.loads((corpus / BENCH / "reveal" / "reveal.json").read_bytes())["scores_sha256"]
     changed = ("0" if digest[0] != "0" else "1") + digest[1:]
-    edit_json(corpus / BENCH / "reveal" / "reveal.json", lambda v: v.update(scores_sha256=changed))
+    edit_sealed(corpus / BENCH / "reveal" / "reveal.json", lambda v: v.update(scores_sha256=changed))
     result = build(corpus, out, REVEALED)
     assert result.exit_code == 4, result.output
     assert "reveal/reveal.json: $.scores_sha256: cites frozen scores" in result.output
@@ -788,7 +781,7 @@ def test_a_reveal_against_a_published_blind_version_with_other_scores_is_refused
 def test_a_reveal_must_name_exactly_the_plans_labels(
     corpus: Path, tmp_path: Path, change: Callable[[dict[str, str]], object]
 ) -> None:
-    edit_json(corpus / BENCH / "reveal" / "reveal.json", lambda v: change(v["providers"]))
+    edit_sealed(corpus / BENCH / "reveal" / "reveal.json", lambda v: change(v["providers"]))
     result = build(corpus, tmp_path / "site", REVEALED)
     assert result.exit_code == 4, result.output
     assert "reveal/reveal.json: $.providers: must reveal exactly the plan's blind labels" in result.output

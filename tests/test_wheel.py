@@ -8,7 +8,11 @@ import venv
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import CORPUS, ROOT
+
+pytestmark = pytest.mark.slow  # builds a wheel, makes a venv, installs it and builds a site
 
 
 def test_wheel_installs_and_builds_outside_the_checkout(tmp_path: Path) -> None:

@@ -1,0 +1,102 @@
+"""The one HTML parser of the tests: every table of a page (each row with its id and its cells, each
+cell with its tag and its text, entities decoded) and the page's text, read by parsing the HTML.
+
+Tests read tables through the views here: ``Table.head`` / ``Table.rows`` (header cells, then body
+rows by id), :func:`rows_of` (every row's cell texts) and :func:`tables_of` (rows per table).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+
+def squash(text: str) -> str:
+    """Whitespace runs as one space, none at either end."""
+    return " ".join(text.split())
+
+
+@dataclass
+class Cell:
+    tag: str
+    """``th`` or ``td``."""
+    text: str = ""
+    """Every text inside the cell, as written (entities decoded)."""
+
+
+@dataclass
+class Row:
+    id: str | None
+    cells: list[Cell] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    all_rows: list[Row] = field(default_factory=list)
+
+    @property
+    def head(self) -> list[str]:
+        """The header cells' texts, whitespace squashed."""
+        return [squash(c.text) for row in self.all_rows for c in row.cells if c.tag == "th"]
+
+    @property
+    def rows(self) -> list[tuple[str | None, list[str]]]:
+        """Each row with data cells: its id and its data cells' texts, whitespace squashed."""
+        body = [(row.id, [squash(c.text) for c in row.cells if c.tag == "td"]) for row in self.all_rows]
+        return [(row_id, cells) for row_id, cells in body if cells]
+
+    def column(self, name: str) -> list[str]:
+        i = self.head.index(name)
+        return [cells[i] for _, cells in self.rows]
+
+    def row(self, row_id: str) -> dict[str, str]:
+        return next(dict(zip(self.head, cells, strict=True)) for rid, cells in self.rows if rid == row_id)
+
+
+class Page(HTMLParser):
+    """Every table of one page, and all of its text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[Table] = []
+        self.text: list[str] = []
+        self._cell: Cell | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "table":
+            self.tables.append(Table())
+        elif tag == "tr":
+            if not self.tables:
+                self.tables.append(Table())
+            self.tables[-1].all_rows.append(Row(dict(attrs).get("id")))
+        elif tag in ("th", "td") and self.tables and self.tables[-1].all_rows:
+            self._cell = Cell(tag)
+            self.tables[-1].all_rows[-1].cells.append(self._cell)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td"):
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        if self._cell is not None:
+            self._cell.text += data
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def tables_of(path: Path, squashed: bool = False) -> list[list[list[str]]]:
+    """Each table of the page as rows of cell texts, stripped (``squashed``: whitespace squashed)."""
+    clean = squash if squashed else str.strip
+    return [[[clean(c.text) for c in row.cells] for row in table.all_rows] for table in parse(path).tables]
+
+
+def rows_of(path: Path) -> list[list[str]]:
+    """Every row of every table of the page, as its cells' texts, whitespace squashed."""
+    return [row for table in tables_of(path, squashed=True) for row in table]
