@@ -345,7 +345,10 @@ def rubric_group() -> None:
     """Read a rubric contract or a scoring specification (scoring.json) on its own."""
 
 
-@rubric_group.command("explain", epilog=EXIT_CODES)
+RUBRIC_REFUSED = (EXIT_REFUSED, "input refused: not a regular file (a link, a device, a folder)")
+
+
+@rubric_group.command("explain", epilog=exit_codes(SUCCESS, USAGE, RUBRIC_REFUSED, INVALID))
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def rubric_explain_cmd(path: Path) -> None:
     """Print PATH's rules in plain words, where they come from, and its sha256."""
@@ -361,7 +364,7 @@ def rubric_explain_cmd(path: Path) -> None:
         click.echo(f"- {printable(line)}")
 
 
-@rubric_group.command("check", epilog=EXIT_CODES)
+@rubric_group.command("check", epilog=exit_codes(SUCCESS, USAGE, RUBRIC_REFUSED, INVALID))
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def rubric_check_cmd(path: Path) -> None:
     """Validate PATH and list every problem (exit 4), or say it is valid (exit 0)."""
