@@ -43,7 +43,7 @@ def _find(
         )
         return None, None, [Problem(f"{bench.label}/benchmark.json", "$.scoring", message)]
     if contract.scoring is not None:
-        return contract.scoring, SpecSource("contract", contract_file, bench.rubric_sha256), []
+        return contract.scoring, SpecSource("contract", decl.rubric.file, bench.rubric_sha256), []
     if decl.scoring is not None:
         return read_pinned(bench, decl.scoring.file, decl.scoring.sha256)
     if contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256:
