@@ -10,6 +10,7 @@ contracts are checked, and their rules are those docs/<family>.md describes.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,8 +90,13 @@ def _points_contract(raw: dict[str, Any], file: str, digest: str) -> tuple[Expla
     contract, problems = validate_model(PointsContract, raw, file)
     if contract is None:
         return None, problems
+    pinned, source, problems = _pinned_beside(Path(file))
+    if problems:
+        return None, problems
     if contract.scoring is not None:
         spec, source = contract.scoring, "the contract's own scoring object"
+    elif pinned is not None:
+        spec = pinned
     elif contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256:
         spec = PointsSpec.model_validate_json(BUILTIN_FILE.read_bytes())
         source = f"benchsite's built-in specification of the seed contract ({BUILTIN_FILE.name})"
@@ -100,11 +106,37 @@ def _points_contract(raw: dict[str, Any], file: str, digest: str) -> tuple[Expla
             "the seed contract's (a sealed scoring.json pinned in benchmark.json is checked at build)"
         )
         return None, [Problem(file, "", message)]
-    place = "the built-in specification" if contract.scoring is None else f"{file} $.scoring"
+    place = f"{file} $.scoring" if contract.scoring is not None else source
     problems = agreement_problems(spec, contract, file, place)
     if problems:
         return None, problems
     return Explained(file, digest, "points", source, explain(spec)), []
+
+
+def _pinned_beside(path: Path) -> tuple[PointsSpec | None, str, list[Problem]]:
+    """The scoring.json that the benchmark.json beside a contract pins for it, checked against its pin."""
+    declaration = path.with_name("benchmark.json")
+    try:
+        decl = json.loads(read_regular(declaration))
+    except (OSError, ReadFailure, ValueError):
+        return None, "", []  # no readable declaration beside it: the contract is read on its own
+    pin = decl.get("scoring") if isinstance(decl, dict) else None
+    rubric = decl.get("rubric") if isinstance(decl, dict) else None
+    if not isinstance(pin, dict) or not isinstance(rubric, dict) or rubric.get("file") != path.name:
+        return None, "", []
+    spec_path = path.with_name(str(pin.get("file")))
+    try:
+        data = read_regular(spec_path)
+    except (OSError, ReadFailure) as exc:
+        return None, "", [Problem(str(spec_path), "", f"pinned in {declaration} but unreadable: {exc}")]
+    if hashlib.sha256(data).hexdigest() != pin.get("sha256"):
+        return (
+            None,
+            "",
+            [Problem(str(spec_path), "", f"does not match its pin in {declaration}", refused=True)],
+        )
+    spec, problems = validate_model(PointsSpec, load_json_bytes(data, str(spec_path))[0], str(spec_path))
+    return spec, f"the specification {spec_path} pinned in {declaration.name}", problems
 
 
 def _other_contract(
