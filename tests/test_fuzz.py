@@ -60,6 +60,7 @@ def _solo(tmp_path: Path, bench: str) -> Path:
 # --- the bounded run -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a fuzz run end to end
 def test_bounded_run_is_clean() -> None:
     report = fuzz.run(count=150, seed=SEED, workers=2)
     assert report.inputs == 150
@@ -73,6 +74,7 @@ def test_bounded_run_is_clean() -> None:
     assert report.clean
 
 
+@pytest.mark.slow  # a fuzz run end to end
 def test_the_worker_count_does_not_change_the_inputs() -> None:
     alone, shared = fuzz.run(count=8, seed=SEED, workers=0), fuzz.run(count=8, seed=SEED, workers=2)
     assert alone.accepted == shared.accepted and alone.per_kind_exit == shared.per_kind_exit

@@ -292,6 +292,7 @@ def test_a_cache_folder_writable_by_others_is_not_used(tmp_path: Path, keyed: tu
     assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a")
 
 
+@pytest.mark.slow  # two builds per case
 @pytest.mark.parametrize("how", ["another owner", "group-writable"])
 def test_a_cache_entry_not_owned_by_the_user_or_writable_by_others_is_redone(
     tmp_path: Path, keyed: tuple[Path, Path], how: str

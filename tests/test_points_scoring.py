@@ -523,6 +523,7 @@ def _decision(result: AttemptResult) -> tuple[Any, ...]:
     return result.outcome, result.deterministic, result.reasons, result.blockers, kept
 
 
+@pytest.mark.slow  # hundreds of hypothesis examples
 @settings(max_examples=300, deadline=None)
 @given(facts(), signals, trajectories, signals, trajectories)
 def test_test_behavior_and_trajectory_never_change_the_outcome(
@@ -533,6 +534,7 @@ def test_test_behavior_and_trajectory_never_change_the_outcome(
     assert _decision(a) == _decision(b)
 
 
+@pytest.mark.slow  # hundreds of hypothesis examples
 @settings(max_examples=500, deadline=None)
 @given(facts(), signals, trajectories)
 def test_outcome_follows_the_contract_definitions(base: dict[str, Any], tests: Any, traj: Any) -> None:

@@ -428,6 +428,7 @@ def test_release_notes_stay_inert_rendered_with_raw_html(hostile: Path, version:
     assert markdown_problems(notes) == []
 
 
+@pytest.mark.slow  # builds an mkdocs site from the hostile export
 def test_mkdocs_export_stays_inert_rendered_with_raw_html(hostile: Path) -> None:
     pages = sorted((hostile / "docs" / "results").rglob("*.md"))
     assert len(pages) > 20

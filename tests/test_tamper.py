@@ -28,6 +28,7 @@ def report() -> tamper.TamperReport:
     return tamper.run(sample=8, seed=20261129, only=SMALL_FILES, cli_changes=CLI_CHANGES)
 
 
+@pytest.mark.slow  # they share the tamper harness run: every byte of every small sealed file
 def test_every_single_byte_change_to_small_sealed_files_is_refused(report: tamper.TamperReport) -> None:
     size = sum((CORPUS / rel).stat().st_size for rel in SMALL_FILES)
     assert report.files == report.exhaustive_files == len(SMALL_FILES)
@@ -36,6 +37,7 @@ def test_every_single_byte_change_to_small_sealed_files_is_refused(report: tampe
     assert report.refused == report.byte_changes
 
 
+@pytest.mark.slow  # they share the tamper harness run: every byte of every small sealed file
 def test_byte_changes_built_with_the_cli_exit_3_and_leave_the_site_intact(
     report: tamper.TamperReport,
 ) -> None:
@@ -43,6 +45,7 @@ def test_byte_changes_built_with_the_cli_exit_3_and_leave_the_site_intact(
     assert report.cli_refused == CLI_CHANGES, report.examples
 
 
+@pytest.mark.slow  # they share the tamper harness run: every byte of every small sealed file
 @pytest.mark.parametrize(
     "kind",
     [
