@@ -47,10 +47,12 @@ def _exit_codes(help_text: str) -> list[int]:
         ("schema", [0, 2]),
         ("seal", [0, 2, 3]),
         ("verify", [0, 2, 3, 4]),
+        ("rubric explain", [0, 2, 3, 4]),
+        ("rubric check", [0, 2, 3, 4]),
     ],
 )
 def test_each_command_lists_only_its_own_exit_codes(command: str, codes: list[int]) -> None:
-    assert _exit_codes(run_cli(command, "--help").output) == codes
+    assert _exit_codes(run_cli(*command.split(), "--help").output) == codes
 
 
 def test_the_group_lists_every_exit_code() -> None:
