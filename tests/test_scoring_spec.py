@@ -438,3 +438,17 @@ def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(tmp_path: Pa
     for head in ("accuracy", "examples", "coverage", "focus"):
         assert f'<th scope="col" class="num">{head}</th>' in run_page
     assert "Deterministic (of 100)" in run_page
+
+
+def test_rubric_explain_finds_the_scoring_file_its_benchmark_pins(corpus: Path) -> None:
+    """docs-quality's contract has no scoring object: the pinned scoring.json beside it explains it,
+    and a scoring.json that no longer matches its pin is refused (exit 3)."""
+    contract = corpus / "docs-quality" / "rubric.json"
+    result = run_cli("rubric", "explain", contract)
+    assert result.exit_code == 0, result.output
+    assert "scoring.json pinned in benchmark.json" in result.output
+    assert "- change focus (10): 10 minus 5 for each distinct changed path" in result.output
+    (corpus / "docs-quality" / "scoring.json").write_text("{}")
+    refused = run_cli("rubric", "explain", contract)
+    assert refused.exit_code == 3, refused.output
+    assert "scoring.json: does not match its pin in" in refused.output
