@@ -41,6 +41,7 @@ from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 from generator.single import main_of, standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
+from generator.syndication import FeedEntry
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -229,9 +230,9 @@ def render_site(
             (
                 bench,
                 standalone(
-                    main_of(report_board(bench, board, ctx)), bench.id, (f"{base}/index.html", online)
+                    main_of(report_board(bench, board, ctx)), bench.id, (f"{report.site_version}/{base}/index.html", look.base_url)
                 ),
-                standalone(main_of(disclosed), f"{bench.id}-d", (f"{base}/disclosures.html", online)),
+                standalone(main_of(disclosed), f"{bench.id}-d", (f"{report.site_version}/{base}/disclosures.html", look.base_url)),
             )
         )
         dumped = bench.model_dump(mode="json", by_alias=True)
@@ -366,4 +367,16 @@ def render_versions(
 ) -> bytes:
     """``site/index.html``: every published version, newest build first as given."""
     page = render_html("index.html", "versions.html", look=look, versions=versions, latest=latest)
+    return page.encode("utf-8")
+
+
+def render_sitemap(look: SiteLook, urls: list[str]) -> bytes:
+    """``site/sitemap.xml`` (with a base URL): every page of every published version."""
+    return html_env().get_template("sitemap.xml").render(urls=urls).encode("utf-8")
+
+
+def render_feed(look: SiteLook, entries: list[FeedEntry]) -> bytes:
+    """``site/feed.xml`` (with a base URL): an Atom entry per published version, newest first."""
+    updated = max((e.updated for e in entries), default="1970-01-01T00:00:00Z")
+    page = html_env().get_template("feed.xml").render(look=look, entries=entries, updated=updated)
     return page.encode("utf-8")

@@ -30,8 +30,8 @@ def main_of(page: str) -> str:
 
 def standalone(html: str, prefix: str, origin: tuple[str, str | None] = ("", None)) -> Markup:
     """One page's main content, with ids under ``prefix`` and only in-page links left; ``origin``
-    is the page's path in its version and the version's absolute URL online (None: no base URL),
-    under which its other links are kept, absolute."""
+    is the page's path in the site (``<version>/b/<id>/index.html``) and the site's base URL (None:
+    no base URL), under which its other links are kept, absolute."""
     page, online = origin
 
     def link(match: re.Match[str]) -> str:

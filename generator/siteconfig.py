@@ -11,6 +11,9 @@ URI: a page still fetches nothing, and the single-file report stays one file.
 from __future__ import annotations
 
 import base64
+import dataclasses
+import hashlib
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -18,13 +21,17 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from pydantic import Field
-
 from generator.errors import EXIT_USAGE, BenchsiteError, printable
-from generator.figures import Model
 
 CONFIG_NAME = "benchsite.toml"
 KEYS = ("name", "base_url", "description", "logo", "accent")
+FLAGS = {
+    "name": "--site-name",
+    "base_url": "--base-url",
+    "description": "--description",
+    "logo": "--logo",
+    "accent": "--accent",
+}
 DEFAULT_ACCENT = "#0b5cad"
 DEFAULT_DESCRIPTION = (
     "Benchmark results from sealed runs: leaderboards with exact intervals, rank bands and disclosures."
@@ -38,21 +45,22 @@ _COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-class SiteLook(Model):
+@dataclass(frozen=True)
+class SiteLook:
     """How every page presents the site: never a figure. Part of a run page's view, so a change
-    renders the run pages again rather than reusing cached ones."""
+    renders the run pages again rather than reusing cached ones. A plain dataclass: the no-op
+    rebuild reads it with the standard library alone."""
 
-    name: str = Field(default="benchsite", description="Shown in every page's header and title.")
-    description: str = Field(
-        default=DEFAULT_DESCRIPTION,
-        description="The pages' meta description and the feed's subtitle.",
-    )
-    base_url: str | None = Field(
-        default=None,
-        description="Absolute http(s) URL of the site folder, ending in '/'; None: links stay relative.",
-    )
-    logo: str | None = Field(default=None, description="The logo as a data: URI (SVG or PNG), or None.")
-    accent: str = Field(default=DEFAULT_ACCENT, description="Links and chart marks: #rgb or #rrggbb.")
+    name: str = "benchsite"
+    """Shown in every page's header and title."""
+    description: str = DEFAULT_DESCRIPTION
+    """The pages' meta description and the feed's subtitle."""
+    base_url: str | None = None
+    """Absolute http(s) URL of the site folder, ending in '/'; None: links stay relative."""
+    logo: str | None = None
+    """The logo as a data: URI (SVG or PNG), or None."""
+    accent: str = DEFAULT_ACCENT
+    """Links and chart marks: #rgb or #rrggbb, at least 4.5:1 against white."""
 
     def absolute(self, path: str) -> str:
         """``path`` (relative to the site folder) under the base URL; ``index.html`` as its folder."""
@@ -60,6 +68,11 @@ class SiteLook(Model):
         if path == "index.html" or path.endswith("/index.html"):
             path = path.removesuffix("index.html")
         return self.base_url + path
+
+    def digest(self) -> str:
+        """What the site-level files depend on beyond the versions: every field."""
+        text = json.dumps(dataclasses.asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 class SiteConfigError(BenchsiteError):
@@ -190,7 +203,7 @@ def load_site(config: Path | None, flags: dict[str, str | None], cwd: Path | Non
         _read_file(default, found)
     for key, value in flags.items():
         if value is not None:
-            found.values[key] = (value, f"--{key.replace('_', '-')}", here)
+            found.values[key] = (value, FLAGS[key], here)
     checked: dict[str, Any] = {}
     for key, (value, where, folder) in sorted(found.values.items()):
         result, problem = _checked(key, value, folder)
