@@ -230,9 +230,15 @@ def render_site(
             (
                 bench,
                 standalone(
-                    main_of(report_board(bench, board, ctx)), bench.id, (f"{report.site_version}/{base}/index.html", look.base_url)
+                    main_of(report_board(bench, board, ctx)),
+                    bench.id,
+                    (f"{report.site_version}/{base}/index.html", look.base_url),
                 ),
-                standalone(main_of(disclosed), f"{bench.id}-d", (f"{report.site_version}/{base}/disclosures.html", look.base_url)),
+                standalone(
+                    main_of(disclosed),
+                    f"{bench.id}-d",
+                    (f"{report.site_version}/{base}/disclosures.html", look.base_url),
+                ),
             )
         )
         dumped = bench.model_dump(mode="json", by_alias=True)

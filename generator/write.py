@@ -92,18 +92,34 @@ def _same_file_as(fd: int, path: Path) -> bool:
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
-def lock_path(out: Path) -> Path:
-    """The site's lock: beside the site folder, ``.<name>.benchsite.lock``, never in what is deployed."""
+def _beside(out: Path, same_device: bool) -> Path:
+    """The folder beside the site where benchsite keeps its own files: the site's parent, unless
+    benchsite cannot write there (or, for staging, it is another file system than the site, as when
+    the site folder is a mount point: publishing must stay a rename); then the site folder itself."""
     resolved = out.resolve()
-    return resolved.parent / f".{resolved.name or 'site'}{LOCK_NAME}"
+    parent = resolved.parent
+    try:
+        usable = os.access(parent, os.W_OK) and (
+            not same_device or parent.stat().st_dev == resolved.stat().st_dev
+        )
+    except OSError:
+        usable = False
+    return parent if usable and parent != resolved else resolved
+
+
+def lock_path(out: Path) -> Path:
+    """The site's lock, ``.<site folder name>.benchsite.lock`` beside the site folder (never in what
+    is deployed, unless benchsite cannot write beside it)."""
+    resolved = out.resolve()
+    return _beside(out, same_device=False) / f".{resolved.name or 'site'}{LOCK_NAME}"
 
 
 def temp_prefix(out: Path) -> tuple[Path, str]:
-    """Where this site's staging folders and index temporaries go, beside the site folder (the same
-    file system, so publishing stays a rename), and the prefix that names them as this site's."""
+    """Where this site's staging folders and index temporaries go (beside the site folder, on its
+    file system), and the prefix that names them as this site's."""
     resolved = out.resolve()
     tag = hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
-    return resolved.parent, f"{TEMP_PREFIX}{tag}-"
+    return _beside(out, same_device=True), f"{TEMP_PREFIX}{tag}-"
 
 
 def _take_lock(out: Path) -> int:
@@ -143,7 +159,7 @@ def _sweep(out: Path) -> None:
     """Remove what a killed build left (staging folders, index temporaries, beside the site or, from
     earlier versions of benchsite, inside it); refuse a planted link."""
     parent, prefix = temp_prefix(out)
-    for stale in [*sorted(out.glob(f"{TEMP_PREFIX}*")), *sorted(parent.glob(f"{prefix}*"))]:
+    for stale in sorted({*out.glob(f"{TEMP_PREFIX}*"), *parent.glob(f"{prefix}*")}):
         if stale.is_symlink():
             raise planted_link(stale, "temporary files")
         shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
@@ -619,7 +635,8 @@ class SiteWriter:
 
 
 def _output_error(exc: OSError, out: Path) -> OutputError:
-    return OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}")
+    """Names the file in the site: a rename's target (the staging folder it came from is beside the site)."""
+    return OutputError(f"{exc.filename2 or exc.filename or out}: cannot write the site: {exc.strerror}")
 
 
 MKDOCS_MARK = ".benchsite-mkdocs"

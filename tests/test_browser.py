@@ -651,7 +651,8 @@ def test_navigation_links_are_at_least_24_px_tall(
 def test_the_layout_check_sees_overflow(site: Path, browser: Browser, tmp_path: Path) -> None:
     """The control: a page with a 2000 px table outside any scroll box fails both checks."""
     page_html = (site / "index.html").read_text(encoding="utf-8")
-    wide = '<table><tr><td style="min-width:2000px">x</td></tr></table><div class="table-wrap"><table><tr><td style="min-width:2000px">y</td></tr></table></div>'
+    cell = '<table><tr><td style="min-width:2000px">{}</td></tr></table>'
+    wide = cell.format("x") + '<div class="table-wrap">' + cell.format("y") + "</div>"
     (tmp_path / "wide.html").write_text(
         page_html.replace('<main id="main">', '<main id="main">' + wide), encoding="utf-8"
     )
