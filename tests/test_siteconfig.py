@@ -239,3 +239,51 @@ def test_a_changed_look_reaches_the_run_pages_and_dropping_the_base_url_drops_th
     assert not (out / "feed.xml").exists() and not (out / "sitemap.xml").exists()
     # v1 stays as it was published: a version's pages never change
     assert "· benchsite</title>" in next((out / "v1" / "b" / "agent-dx" / "runs").glob("*.html")).read_text()
+
+
+# --- navigation: every page finds the versions list and its version's report ---------------------
+
+
+def _links(page: Path) -> set[Path]:
+    hrefs = re.findall(r'<a [^>]*href="([^"#:]+)[^"]*"', page.read_text(encoding="utf-8"))
+    return {(page.parent / href).resolve() for href in hrefs}
+
+
+def test_every_version_page_links_the_versions_list_and_its_report(online: Path) -> None:
+    root = online.resolve()
+    pages = [
+        p for v in _versions(online) for p in sorted((online / v).rglob("*.html")) if p.name != "report.html"
+    ]
+    assert len(pages) > 30
+    for page in pages:
+        version = root / page.resolve().relative_to(root).parts[0]
+        links = _links(page)
+        assert root / "index.html" in links, page
+        assert version / "report.html" in links, page
+        text = page.read_text(encoding="utf-8")
+        assert '<nav class="crumbs" aria-label="Breadcrumb">' in text and 'aria-current="page"' in text, page
+
+
+def test_the_versions_list_links_every_versions_report_the_blind_one_included(online: Path) -> None:
+    links = _links(online / "index.html")
+    for version in _versions(online):
+        assert (online / version / "report.html").resolve() in links, version
+
+
+def test_the_report_says_it_stands_alone_without_a_base_url(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1").exit_code == 0
+    text = (out / "v1" / "report.html").read_text(encoding="utf-8")
+    assert "<strong>A standalone file.</strong>" in text and "Only links within this file work" in text
+    assert not re.findall(r'<a [^>]*href="[^"#]', text)
+
+
+def test_table_digests_are_shortened_with_the_whole_value_kept(online: Path) -> None:
+    version = _versions(online)[-1]
+    text = (online / version / "b" / "agent-dx" / "disclosures.html").read_text(encoding="utf-8")
+    found = re.findall(
+        r'<details class="digest"><summary><code title="([0-9a-f]{64})">([0-9a-f]{12})…</code></summary>'
+        r"<code>([0-9a-f]{64})</code></details>",
+        text,
+    )
+    assert found and all(full == whole and full.startswith(short) for full, short, whole in found)
