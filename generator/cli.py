@@ -46,7 +46,7 @@ def site_options(command: Callable[..., None]) -> Callable[..., None]:
     """The site's own look: benchsite.toml's [site] table, each key overridden by its flag."""
     flags = (
         ("--accent", "Accent colour of links and charts, #rgb or #rrggbb (at least 4.5:1 on white)."),
-        ("--logo", "SVG or PNG logo (at most 64 KiB), embedded in every page."),
+        ("--logo", "SVG or PNG logo (at most 16 KiB), embedded in every page."),
         (
             "--description",
             "The pages' meta description and the feed's subtitle (one line, ≤ 300 characters).",
