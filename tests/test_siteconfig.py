@@ -4,6 +4,8 @@ feed), and no build artefact in the folder a user deploys."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -287,3 +289,23 @@ def test_table_digests_are_shortened_with_the_whole_value_kept(online: Path) -> 
         text,
     )
     assert found and all(full == whole and full.startswith(short) for full, short, whole in found)
+
+
+def test_the_accented_stylesheet_is_the_one_its_content_security_policy_allows(online: Path) -> None:
+    """A browser applies the inline stylesheet only if its sha256 is the CSP's style-src hash."""
+    for page in [online / "index.html", online / "404.html", *sorted(online.glob("*/b/*/runs/*.html"))[:2]]:
+        text = page.read_text(encoding="utf-8")
+        style = re.search(r"<style>(.*?)</style>", text, re.S)
+        allowed = re.search(r"style-src (?:'|&#39;)(sha256-[^'&]+)", text)  # the attribute escapes quotes
+        assert style and allowed, page
+        digest = base64.b64encode(hashlib.sha256(style.group(1).encode("utf-8")).digest()).decode("ascii")
+        assert allowed.group(1) == f"sha256-{digest}", page
+
+
+def test_the_site_name_and_description_are_text_never_markup(tmp_path: Path) -> None:
+    from generator.render import render_not_found
+
+    hostile = '<script>alert(1)</script>" onload="x'
+    page = render_not_found(SiteLook(name=hostile, description=hostile)).decode("utf-8")
+    assert "<script>alert(1)" not in page and 'onload="x' not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&#34; onload=&#34;x" in page
