@@ -18,6 +18,7 @@ from generator.errors import InvalidContent, OutputError
 from generator.identity import generator_digest, seals_digest
 from generator.inputs import SAFE_ID, FolderReads
 from generator.progress import SILENT, Progress
+from generator.siteconfig import SiteLook
 from generator.spool import sweep_stale
 from generator.userkey import trusted_key
 from generator.write import (
@@ -129,7 +130,7 @@ def _frozen_version(
         blind = score_inputs(config.runs, version, with_reveals=False, options=config.options)
         try:
             stage = writer.stage()
-            render_site(blind.report, blind.details, stage)
+            render_site(blind.report, blind.details, stage, look=config.options.site)
         finally:
             blind.details.close()
         staged = (version, stage)
@@ -174,6 +175,7 @@ def unchanged(
     site_version: str | None,
     index: IndexRecord | None = None,
     reads: FolderReads | None = None,
+    look: SiteLook | None = None,
 ) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
     this same generator. Every input file is still hashed against its seal and every published file
@@ -202,7 +204,7 @@ def unchanged(
         return None
     if not same or not isinstance(files, dict) or not files or seals_digest(runs, reads) != digest:
         return None
-    with SiteWriter(out, index_pages, index) as writer:
+    with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
         check_published(target, files, raw, _expected_record(target, files))
         writer.refresh(target.name, _cited_versions(target))
     found = [p for p in target.rglob("*") if p.is_file()]
@@ -213,12 +215,12 @@ def unchanged(
     )
 
 
-def index_pages(versions: list[dict[str, Any]], latest: str | None) -> dict[str, bytes]:
+def index_pages(versions: list[dict[str, Any]], latest: str | None, look: SiteLook) -> dict[str, bytes]:
     """The site-level pages, rendered for the writer (``write.IndexPages``); the renderer is imported
     only when they are rendered (a no-op rebuild whose signed note holds renders none)."""
     from generator.render import render_index
 
-    return render_index(versions, latest)
+    return render_index(versions, latest, look)
 
 
 def _cited_versions(target: Path) -> tuple[str, ...]:
@@ -297,7 +299,8 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     index = _index_of(config.options)
     if not checked:  # ``checked``: the caller tried ``unchanged`` with these options' reads
         config = _reading_once(config)
-        same = unchanged(config.runs, config.out, config.site_version, index, config.options.reads)
+        options = config.options
+        same = unchanged(config.runs, config.out, config.site_version, index, options.reads, options.site)
         if same is not None:
             return same
     from generator.render import render_site
@@ -308,9 +311,9 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     clock.append(time.monotonic())
     try:
         version = scored.report.site_version
-        with SiteWriter(config.out, index_pages, index) as writer:
+        with SiteWriter(config.out, index_pages, index, config.options.site) as writer:
             stage = writer.stage()
-            render_site(scored.report, scored.details, stage, progress)
+            render_site(scored.report, scored.details, stage, progress, config.options.site)
             blind = _frozen_version(config, scored.report, writer)
             writer.precheck(version, stage)
             clock.append(time.monotonic())

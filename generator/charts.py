@@ -19,18 +19,29 @@ LABEL_CHARS = 26
 HEAD_CHARS = 20
 ROW = 26
 LEFT = 210
-PLOT = 400
+"""The widest label column: a chart's own is as wide as its longest label needs (``_left``)."""
+PLOT = 320
+RIGHT = 130
 TOP = 30
+CHAR = 7
+"""Width of one label character at the charts' 12 px, generously: labels never reach the plot."""
+
+
+def _left(labels: list[str]) -> int:
+    """The label column: as narrow as the longest (shortened) label allows, so a chart scaled down to
+    a phone's width keeps its text as large as it can."""
+    longest = max((len(_short(label)) for label in labels), default=0)
+    return min(LEFT, max(60, CHAR * longest + 20))
 
 
 def _short(text: str, chars: int = LABEL_CHARS) -> str:
     return text if len(text) <= chars else text[: chars - 1] + "…"
 
 
-def _x(value: float, scale: tuple[float, float]) -> float:
+def _x(value: float, scale: tuple[float, float], left: int) -> float:
     low, high = scale
     share = 0.0 if high == low else (value - low) / (high - low)
-    return LEFT + PLOT * min(1.0, max(0.0, share))
+    return left + PLOT * min(1.0, max(0.0, share))
 
 
 def _band(best: int | None, worst: int | None) -> str:
@@ -51,18 +62,19 @@ def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: li
 def forest(ranking: Ranking, chart_id: str) -> Markup:
     """Each subject's estimate and 95% interval on the figure's scale, with its rank band."""
     rows = ranking.rows
+    left = _left([row.subject for row in rows])
     height = TOP + ROW * len(rows) + 34
     scale = ranking.scale
     body: list[str] = []
     axis_y = TOP + ROW * len(rows) + 6
     for i in range(5):
         value = scale[0] + (scale[1] - scale[0]) * i / 4
-        x = _x(value, scale)
+        x = _x(value, scale, left)
         body.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{axis_y}"/>')
         tick = fmt_number(value)
         body.append(f'<text class="tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">{tick}</text>')
     if ranking.reference is not None:
-        x = _x(ranking.reference, scale)
+        x = _x(ranking.reference, scale, left)
         label = escape(ranking.reference_label or "reference")
         body.append(f'<line class="ref" x1="{x:.1f}" y1="{TOP - 12}" x2="{x:.1f}" y2="{axis_y}"/>')
         body.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 16}" text-anchor="middle">{label} '
@@ -71,20 +83,20 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
     for i, row in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
         band = _band(row.rank_best, row.rank_worst)
-        body.append(f'<text class="label" x="{LEFT - 10}" y="{y + 4:.1f}" text-anchor="end">'
+        body.append(f'<text class="label" x="{left - 10}" y="{y + 4:.1f}" text-anchor="end">'
                     f"<title>{escape(row.subject)}</title>{escape(_short(row.subject))}</text>")  # fmt: skip
         if row.estimate is None:
-            body.append(f'<text class="tick" x="{LEFT}" y="{y + 4:.1f}">no measurement</text>')
+            body.append(f'<text class="tick" x="{left}" y="{y + 4:.1f}">no measurement</text>')
             lines.append(f"{row.subject}: no measurement")
             continue
         ci = row.interval
         if ci is not None:
-            x1, x2 = _x(ci.low, scale), _x(ci.high, scale)
+            x1, x2 = _x(ci.low, scale, left), _x(ci.high, scale, left)
             body.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"/>')
-        x = _x(row.estimate, scale)
+        x = _x(row.estimate, scale, left)
         body.append(f'<rect class="est" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8"/>')
         shown = f"{fmt_number(row.estimate, 3)} · {band}"
-        body.append(f'<text class="tick" x="{LEFT + PLOT + 8}" y="{y + 4:.1f}">{shown}</text>')
+        body.append(f'<text class="tick" x="{left + PLOT + 8}" y="{y + 4:.1f}">{shown}</text>')
         spread = (
             "no interval"
             if ci is None
@@ -92,30 +104,31 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
         )
         lines.append(f"{row.subject}: {fmt_number(row.estimate, 3)}, {spread}, {band}")
     title = f"{ranking.title}: {ranking.figure}, with 95% intervals"
-    return _svg(chart_id, LEFT + PLOT + 130, height, title, "; ".join(lines) + ".", body)
+    return _svg(chart_id, left + PLOT + RIGHT, height, title, "; ".join(lines) + ".", body)
 
 
-CELL = 150
+CELL = 120
 
 
 def grid(breakdown: Breakdown, chart_id: str) -> Markup:
     """One bar per subject and series, drawn to the series' own maximum and labelled with its value."""
-    width = LEFT + CELL * len(breakdown.series) + 10
+    left = _left([subject for subject, _ in breakdown.rows])
+    width = left + CELL * len(breakdown.series) + 10
     height = TOP + 14 + ROW * len(breakdown.rows)
     body: list[str] = []
     for j, (name, maximum) in enumerate(breakdown.series):
-        x = LEFT + CELL * j
+        x = left + CELL * j
         full = f"{name} (of {fmt_number(maximum)})"
         body.append(f'<text class="head" x="{x}" y="{TOP}"><title>{escape(full)}</title>'
                     f"{escape(_short(name, HEAD_CHARS))}</text>")  # fmt: skip
     lines = []
     for i, (subject, values) in enumerate(breakdown.rows):
         y = TOP + 14 + ROW * i
-        body.append(f'<text class="label" x="{LEFT - 10}" y="{y + 15}" text-anchor="end">'
+        body.append(f'<text class="label" x="{left - 10}" y="{y + 15}" text-anchor="end">'
                     f"<title>{escape(subject)}</title>{escape(_short(subject))}</text>")  # fmt: skip
         parts = []
         for j, ((name, maximum), value) in enumerate(zip(breakdown.series, values, strict=True)):
-            x = LEFT + CELL * j
+            x = left + CELL * j
             body.append(f'<rect class="track" x="{x}" y="{y + 4}" width="{CELL - 50}" height="14"/>')
             if value is None:
                 body.append(f'<text class="tick" x="{x + CELL - 46}" y="{y + 15}">—</text>')

@@ -44,7 +44,7 @@ def exit_codes(*codes: tuple[int, str]) -> str:
 
 SUCCESS = (EXIT_OK, "success")
 USAGE = (EXIT_USAGE, "usage error")
-UNUSABLE_OUTPUT = (EXIT_USAGE, "usage error, unusable output folder")
+UNUSABLE_OUTPUT = (EXIT_USAGE, "usage error, unusable output folder, bad site configuration")
 REFUSED = (EXIT_REFUSED, "input refused: a seal is missing or does not hold")
 INVALID = (EXIT_INVALID, "invalid content: bad JSON, schema violation, duplicate ids")
 CONFLICT = (EXIT_VERSION_CONFLICT, "version conflict: a published version would change")
@@ -58,6 +58,33 @@ runs_option = click.option(
     show_default=True,
     help="Inputs root: one sealed folder per benchmark.",
 )
+
+
+def site_options(command: Callable[..., None]) -> Callable[..., None]:
+    """The site's own look: benchsite.toml's [site] table, each key overridden by its flag."""
+    flags = (
+        ("--accent", "Accent colour of links and charts, #rgb or #rrggbb (at least 4.5:1 on white)."),
+        ("--logo", "SVG or PNG logo (at most 16 KiB), embedded in every page."),
+        (
+            "--description",
+            "The pages' meta description and the feed's subtitle (one line, ≤ 300 characters).",
+        ),
+        (
+            "--base-url",
+            "Absolute http(s) URL the site folder is served at: canonical links, sitemap.xml, feed.xml.",
+        ),
+        ("--site-name", "Name shown in every page's header and title [default: benchsite]."),
+    )
+    for flag, text in flags:
+        command = click.option(flag, default=None, metavar="TEXT", help=text)(command)
+    return click.option(
+        "--config",
+        "config_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Site configuration, a [site] table (name, base_url, description, logo, accent) "
+        "[default: ./benchsite.toml when it exists].",
+    )(command)
 
 
 def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -174,6 +201,7 @@ def main() -> None:
     help="With --format mkdocs: the export folder's path inside docs_dir [default: the --out folder's name].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress display and no summary; errors still print.")
+@site_options
 @scoring_options
 def build_cmd(
     runs: Path,
@@ -182,6 +210,12 @@ def build_cmd(
     output_format: str,
     nav_prefix: str | None,
     quiet: bool,
+    config_file: Path | None,
+    site_name: str | None,
+    base_url: str | None,
+    description: str | None,
+    logo: str | None,
+    accent: str | None,
     jobs: int | None,
     cache_dir: Path | None,
     no_cache: bool,
@@ -197,14 +231,23 @@ def build_cmd(
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
     from generator.inputs import FolderReads
+    from generator.siteconfig import load_site
 
+    flags = {
+        "name": site_name,
+        "base_url": base_url,
+        "description": description,
+        "logo": logo,
+        "accent": accent,
+    }
+    look = load_site(config_file, flags)
     reads = FolderReads()  # one read of each input per build, the no-op check included
     if output_format == "site" and nav_prefix is None:
         from generator.build import index_record, unchanged
         from generator.userkey import default_folder
 
         folder = None if no_cache else cache_dir or default_folder()
-        same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads)
+        same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads, look)
         if same is not None:  # verified with the standard library (filelock and platformdirs aside)
             if not quiet:
                 click.echo(summary(same))
@@ -214,7 +257,8 @@ def build_cmd(
     from generator.build import BuildConfig, build, export_mkdocs
 
     progress = Progress.for_terminal(quiet)
-    options = dataclasses.replace(score_options(jobs, cache_dir, no_cache, executor, scheduler), reads=reads)
+    scoring = score_options(jobs, cache_dir, no_cache, executor, scheduler)
+    options = dataclasses.replace(scoring, reads=reads, site=look)
     if output_format == "mkdocs":
         if out is None:
             raise click.UsageError("--format mkdocs needs --out: a folder inside your mkdocs docs_dir")

@@ -40,6 +40,8 @@ from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 from generator.single import main_of, standalone
+from generator.siteconfig import DEFAULT_ACCENT, SiteLook
+from generator.syndication import FeedEntry
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -120,10 +122,16 @@ def markdown_env() -> Environment:
     return _environment(autoescape=False)
 
 
+DEFAULT_LOOK = SiteLook()
+
+
 @cache
-def _css() -> tuple[Markup, str]:
-    """The stylesheet, inlined, and its CSP hash. It is our own file, never input text."""
+def _css(accent: str = DEFAULT_ACCENT) -> tuple[Markup, str]:
+    """The stylesheet, inlined, and its CSP hash. It is our own file, never input text; the accent
+    is a colour ``siteconfig`` checked (#rgb or #rrggbb)."""
     css = (templates_dir() / "_site.css").read_text(encoding="utf-8")
+    if accent != DEFAULT_ACCENT:
+        css = f":root {{ --accent: {accent}; }}\n{css}"
     digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
     return Markup(css), f"'sha256-{digest}'"  # a packaged asset, never input text
 
@@ -168,10 +176,11 @@ class Pages:
         return page
 
 
-def render_html(path: str, template: str, **context: Any) -> str:
+def render_html(path: str, template: str, look: SiteLook = DEFAULT_LOOK, **context: Any) -> str:
     """One HTML page as text, addressed as ``path`` (its links are relative to it)."""
-    css, css_hash = _css()
-    return html_env().get_template(template).render(page_path=path, css=css, css_hash=css_hash, **context)
+    css, css_hash = _css(look.accent)
+    env = html_env()
+    return env.get_template(template).render(page_path=path, css=css, css_hash=css_hash, look=look, **context)
 
 
 REPORT_RUNS = 200
@@ -188,10 +197,17 @@ def report_board(bench: BenchmarkReport, board: str, ctx: dict[str, Any]) -> str
     return render_html(path, f"{bench.family}/leaderboard.html", **{**ctx, "run_limit": REPORT_RUNS})
 
 
-def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Progress = SILENT) -> None:
+def render_site(
+    report: SiteReport,
+    details: RunSource,
+    sink: Sink,
+    progress: Progress = SILENT,
+    look: SiteLook = DEFAULT_LOOK,
+) -> None:
     """Every file of ``site/<version>/``, into the sink."""
     pages = Pages(sink)
-    site: dict[str, Any] = {"report": report}
+    site: dict[str, Any] = {"report": report, "look": look}
+    online = None if look.base_url is None else f"{look.base_url}{report.site_version}/"
     pages.html("index.html", "index.html", **site)
     progress.start("rendering run pages", sum(len(b.section.runs) for b in report.benchmarks))
     sections = []
@@ -213,8 +229,16 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
         sections.append(
             (
                 bench,
-                standalone(main_of(report_board(bench, board, ctx)), bench.id),
-                standalone(main_of(disclosed), f"{bench.id}-d"),
+                standalone(
+                    main_of(report_board(bench, board, ctx)),
+                    bench.id,
+                    (f"{report.site_version}/{base}/index.html", look.base_url),
+                ),
+                standalone(
+                    main_of(disclosed),
+                    f"{bench.id}-d",
+                    (f"{report.site_version}/{base}/disclosures.html", look.base_url),
+                ),
             )
         )
         dumped = bench.model_dump(mode="json", by_alias=True)
@@ -224,7 +248,7 @@ def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Pr
         scores = bench.section.frozen_scores()
         if scores is not None:
             pages.add(f"data/scores/{bench.id}.json", scores)
-    pages.html("report.html", "report.html", sections=sections, **site)
+    pages.html("report.html", "report.html", sections=sections, online=online, **site)
     notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
@@ -236,7 +260,8 @@ def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPa
     """A run's pages from the run and what its benchmark's sealed folder decides (``view``), never
     from the report: the pages are the same in every version where the run, the benchmark and the
     generator are unchanged (they name the run's seal, not the version)."""
-    css, css_hash = _css()
+    look = view.site
+    css, css_hash = _css(look.accent)
     base = f"b/{view.id}"
     template = html_env().get_template(f"{family}/run.html")
     generator = f"benchsite {__version__}"
@@ -244,7 +269,7 @@ def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPa
     located: dict[str, str] = {}
     for path, part, pager in run_pages(base, run_id, run):
         page = template.render(page_path=path, css=css, css_hash=css_hash, run=part, pager=pager, bench=view,
-                               base=base, generator=generator)  # fmt: skip
+                               base=base, generator=generator, look=look)  # fmt: skip
         rendered.append((path, page.encode("utf-8")))
         if pager is not None:
             located.update(dict.fromkeys(pager.row_ids, path))
@@ -337,24 +362,32 @@ def build_record(report: SiteReport, files: dict[str, str]) -> bytes:
     return canonical_json(record.model_dump(mode="json")).encode("utf-8")
 
 
-def render_not_found() -> bytes:
-    """``site/404.html``: for static hosts that serve it on a missing page."""
-    css, css_hash = _css()
-    page = html_env().get_template("404.html").render(page_path="404.html", css=css, css_hash=css_hash)
+def render_not_found(look: SiteLook = DEFAULT_LOOK) -> bytes:
+    """``site/404.html``: for static hosts that serve it on a missing page. With a base URL its
+    links are absolute: a host serves it at whatever address was missing."""
+    return render_html("404.html", "404.html", look=look).encode("utf-8")
+
+
+def render_index(versions: list[dict[str, Any]], latest: str | None, look: SiteLook) -> dict[str, bytes]:
+    """The site-level pages: ``404.html`` and ``index.html`` (``write.IndexPages``)."""
+    return {"404.html": render_not_found(look), "index.html": render_versions(versions, latest, look)}
+
+
+def render_versions(
+    versions: list[dict[str, Any]], latest: str | None, look: SiteLook = DEFAULT_LOOK
+) -> bytes:
+    """``site/index.html``: every published version, newest build first as given."""
+    page = render_html("index.html", "versions.html", look=look, versions=versions, latest=latest)
     return page.encode("utf-8")
 
 
-def render_index(versions: list[dict[str, Any]], latest: str | None) -> dict[str, bytes]:
-    """The site-level pages: ``404.html`` and ``index.html`` (``write.IndexPages``)."""
-    return {"404.html": render_not_found(), "index.html": render_versions(versions, latest)}
+def render_sitemap(look: SiteLook, urls: list[str]) -> bytes:
+    """``site/sitemap.xml`` (with a base URL): every page of every published version."""
+    return html_env().get_template("sitemap.xml").render(urls=urls).encode("utf-8")
 
 
-def render_versions(versions: list[dict[str, Any]], latest: str | None) -> bytes:
-    """``site/index.html``: every published version, newest build first as given."""
-    css, css_hash = _css()
-    page = (
-        html_env()
-        .get_template("versions.html")
-        .render(page_path="index.html", css=css, css_hash=css_hash, versions=versions, latest=latest)
-    )
+def render_feed(look: SiteLook, entries: list[FeedEntry]) -> bytes:
+    """``site/feed.xml`` (with a base URL): an Atom entry per published version, newest first."""
+    updated = max((e.updated for e in entries), default="1970-01-01T00:00:00Z")
+    page = html_env().get_template("feed.xml").render(look=look, entries=entries, updated=updated)
     return page.encode("utf-8")

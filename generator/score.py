@@ -35,6 +35,7 @@ from generator.portable import HELD_LOCKS, open_folder, wait_lock
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
+from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
 from generator.workers import Shared, in_workers, render_one, score_one, verified_run
 
@@ -145,6 +146,8 @@ class ScoreOptions:
     """Runs "reused" from the cache and "scored" so far, and runs whose pages were "rendered"."""
     reads: FolderReads = field(default_factory=FolderReads, compare=False)
     """The sealed folders this build read: each seal once, a revealed benchmark's files once."""
+    site: SiteLook = field(default_factory=SiteLook)
+    """How the site presents itself on its run pages: never a figure."""
 
 
 def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
@@ -304,7 +307,11 @@ def score_benchmark(
     if options.outputs:
         status = RunStatus(status=disclosures.status)
         view = RunView(
-            id=layout.id, title=decl.title, disclosures=status, section=family.run_section(section)
+            id=layout.id,
+            title=decl.title,
+            disclosures=status,
+            section=family.run_section(section),
+            site=options.site,
         )
         pages = dataclasses.replace(shared, view=view, detail_model=section.detail_model())
         options.counts["rendered"] += sum(in_workers(pages, render_one, keys, options.jobs))

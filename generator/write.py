@@ -1,8 +1,9 @@
 """Write: the only stage that touches the output. Versions are immutable and published atomically.
 
-A version is rendered into a temporary folder beside the site and published with one
-``rename``; ``site/index.html`` and ``site/versions.json`` are then replaced atomically. A build
-that fails at any point leaves the previous site as it was. A lock keeps two builds apart.
+A version is rendered into a temporary folder beside the site folder (never inside it: the folder
+holds only what is deployed) and published with one ``rename``; ``site/index.html`` and
+``site/versions.json`` are then replaced atomically. A build that fails at any point leaves the
+previous site as it was. A lock beside the site folder keeps two builds apart.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, read_regular
 from generator.portable import CLOEXEC, HELD_LOCKS, NOFOLLOW, try_lock
+from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
+"""What ``lock_path`` ends in; earlier versions kept it inside the site folder."""
 BUILD_RECORD = "data/build.json"
 VERSIONS = "versions.json"
 
@@ -66,11 +69,6 @@ def planted_link(path: Path, what: str) -> OutputError:
     )
 
 
-def lock_path(out: Path) -> Path:
-    """Where the lock that keeps two builds of ``out`` apart is kept."""
-    return out / LOCK_NAME
-
-
 def _open_lock(path: Path) -> int:
     try:
         return os.open(path, os.O_RDWR | os.O_CREAT | NOFOLLOW | CLOEXEC, 0o600)
@@ -87,6 +85,36 @@ def _same_file_as(fd: int, path: Path) -> bool:
     except FileNotFoundError:
         return False
     return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
+
+
+def _beside(out: Path, same_device: bool) -> Path:
+    """The folder beside the site where benchsite keeps its own files: the site's parent, unless
+    benchsite cannot write there (or, for staging, it is another file system than the site, as when
+    the site folder is a mount point: publishing must stay a rename); then the site folder itself."""
+    resolved = out.resolve()
+    parent = resolved.parent
+    try:
+        usable = os.access(parent, os.W_OK) and (
+            not same_device or parent.stat().st_dev == resolved.stat().st_dev
+        )
+    except OSError:
+        usable = False
+    return parent if usable and parent != resolved else resolved
+
+
+def lock_path(out: Path) -> Path:
+    """The site's lock, ``.<site folder name>.benchsite.lock`` beside the site folder (never in what
+    is deployed, unless benchsite cannot write beside it)."""
+    resolved = out.resolve()
+    return _beside(out, same_device=False) / f".{resolved.name or 'site'}{LOCK_NAME}"
+
+
+def temp_prefix(out: Path) -> tuple[Path, str]:
+    """Where this site's staging folders and index temporaries go (beside the site folder, on its
+    file system), and the prefix that names them as this site's."""
+    resolved = out.resolve()
+    tag = hashlib.sha256(str(resolved).encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    return _beside(out, same_device=True), f"{TEMP_PREFIX}{tag}-"
 
 
 def _take_lock(out: Path) -> int:
@@ -123,8 +151,10 @@ def site_lock(out: Path) -> Iterator[None]:
 
 
 def _sweep(out: Path) -> None:
-    """Remove what a killed build left (staging folders, index temporaries); refuse a planted link."""
-    for stale in sorted(out.glob(f"{TEMP_PREFIX}*")):
+    """Remove what a killed build left (staging folders, index temporaries, beside the site or, from
+    earlier versions of benchsite, inside it); refuse a planted link."""
+    parent, prefix = temp_prefix(out)
+    for stale in sorted({*out.glob(f"{TEMP_PREFIX}*"), *parent.glob(f"{prefix}*")}):
         if stale.is_symlink():
             raise planted_link(stale, "temporary files")
         shutil.rmtree(stale) if stale.is_dir() else stale.unlink()
@@ -344,16 +374,53 @@ def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]
 
 INDEX_FILES = ("404.html", "index.html", VERSIONS)
 """Site-level files, in the order they are switched: the machine-readable list last."""
+ONLINE_FILES = ("sitemap.xml", "feed.xml")
+"""Site-level files written only when the site has a base URL (removed when it has none)."""
 
 
-IndexPages = Callable[[list[dict[str, Any]], str | None], dict[str, bytes]]
+def index_files(look: SiteLook) -> tuple[str, ...]:
+    return INDEX_FILES if look.base_url is None else (*ONLINE_FILES, *INDEX_FILES)
+
+
+def _online_files(
+    look: SiteLook, order: list[str], folders: dict[str, Path], changes: list[VersionChanges]
+) -> dict[str, bytes]:
+    """``sitemap.xml`` and ``feed.xml`` of a site with a base URL (nothing without one)."""
+    if look.base_url is None:
+        return {}
+    from generator.render import render_feed, render_sitemap
+    from generator.syndication import FeedEntry, changed, page_urls, stamp, summary
+
+    records = {v: _record(folders[v]) for v in order}
+    entries = [
+        FeedEntry(
+            version=v,
+            url=look.absolute(f"{v}/index.html"),
+            updated=stamp(folders[v] / BUILD_RECORD),
+            summary=summary(_site_json(folders[v]), records[v]),
+            changes=changed(c),
+        )
+        for v, c in zip(reversed(order), reversed(changes), strict=True)
+    ]
+    return {
+        "sitemap.xml": render_sitemap(look, page_urls(look, order, records)),
+        "feed.xml": render_feed(look, entries),
+    }
+
+
+IndexPages = Callable[[list[dict[str, Any]], str | None, SiteLook], dict[str, bytes]]
 """What renders the site-level pages (``404.html``, ``index.html``) from the versions' entries, newest
-first, and the latest version's name: the build hands it over (``render.render_index``); the writer
-imports no renderer."""
+first, the latest version's name and the site's look: the build hands it over (``render.render_index``);
+the writer imports no renderer (``sitemap.xml`` and ``feed.xml`` of a site with a base URL are
+rendered where they are made, on demand)."""
 
 
 def _stage_index(
-    out: Path, pages: IndexPages, added: list[tuple[str, Path]], confirmed: tuple[str, ...] = ()
+    out: Path,
+    pages: IndexPages,
+    added: list[tuple[str, Path]],
+    confirmed: tuple[str, ...] = (),
+    look: SiteLook | None = None,
 ) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
@@ -364,6 +431,7 @@ def _stage_index(
     """
     from generator.changes import VersionsIndex
 
+    look = look or SiteLook()
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
     changes = _changes(folders, order)
@@ -373,13 +441,15 @@ def _stage_index(
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
     data = {
-        **pages(entries, order[-1] if order else None),
+        **_online_files(look, order, folders, changes),
+        **pages(entries, order[-1] if order else None, look),
         VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
     }
+    parent, prefix = temp_prefix(out)
     staged: list[tuple[Path, Path]] = []
     try:
-        for file in INDEX_FILES:
-            temp = out / f"{TEMP_PREFIX}{file}"
+        for file in index_files(look):
+            temp = parent / f"{prefix}{file}"
             staged.append((temp, out / file))
             _write_new(temp, data[file])
     except OSError:
@@ -390,10 +460,15 @@ def _stage_index(
 
 
 def _switch_index(staged: list[tuple[Path, Path]]) -> None:
-    """Three renames, back to back. A kill between them leaves index.html one version ahead of
-    versions.json: every entry of each is a complete version, and the next build reconciles them."""
+    """Three renames (five with a base URL), back to back. A kill between them leaves index.html one
+    version ahead of versions.json: every entry of each is a complete version, and the next build
+    reconciles them. A sitemap or feed left from a base URL the site no longer has is removed."""
     for temp, final in staged:
         temp.replace(final)
+    if staged and len(staged) == len(INDEX_FILES):
+        out = staged[0][1].parent
+        for name in ONLINE_FILES:
+            (out / name).unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -422,17 +497,18 @@ class IndexRecord:
             fields = {k: note[k] for k in ("format", "out", "digest", "files")}
             if not hmac.compare_digest(str(note["mac"]), self._mac(fields)):
                 return False
-            expected = (self.FORMAT, str(out.resolve()), digest, sorted(INDEX_FILES))
-            if (fields["format"], fields["out"], fields["digest"], sorted(fields["files"])) != expected:
+            files = sorted(fields["files"])
+            expected = (self.FORMAT, str(out.resolve()), digest, files)
+            if (fields["format"], fields["out"], fields["digest"], files) != expected:
                 return False
-            return all(_sha256(out / name) == fields["files"][name] for name in INDEX_FILES)
+            return all(_sha256(out / name) == fields["files"][name] for name in files)
         except (OSError, ReadFailure, ValueError, KeyError, TypeError, AttributeError):
             return False
 
-    def keep(self, out: Path, digest: str) -> None:
+    def keep(self, out: Path, digest: str, names: tuple[str, ...] = INDEX_FILES) -> None:
         """Note the site-level files as they are now; best effort (the note only saves time)."""
         try:
-            files = {name: _sha256(out / name) for name in INDEX_FILES}
+            files = {name: _sha256(out / name) for name in names}
             fields = {"format": self.FORMAT, "out": str(out.resolve()), "digest": digest, "files": files}
             path = self._path(out)
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -443,12 +519,12 @@ class IndexRecord:
             pass
 
 
-def index_digest(out: Path, order: list[str]) -> str:
-    """What the site-level files are derived from: the generator, the versions in published order,
-    and each one's build record and report."""
+def index_digest(out: Path, order: list[str], look: SiteLook | None = None) -> str:
+    """What the site-level files are derived from: the generator, the site's look, the versions in
+    published order, and each one's build record and report."""
     from generator.identity import generator_digest
 
-    lines = [generator_digest()]
+    lines = [generator_digest(), (look or SiteLook()).digest()]
     for version in order:
         folder = out / version / "data"
         try:
@@ -462,11 +538,15 @@ def index_digest(out: Path, order: list[str]) -> str:
 class SiteWriter:
     """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
-    def __init__(self, out: Path, pages: IndexPages, index: IndexRecord | None = None) -> None:
+    def __init__(
+        self, out: Path, pages: IndexPages, index: IndexRecord | None = None, look: SiteLook | None = None
+    ) -> None:
         self.out = out
         self.pages = pages
         """Renders the site-level pages (``IndexPages``)."""
         self.index = index
+        self.look = look or SiteLook()
+        """How the site-level files present the site (name, base URL, …)."""
         """Where the note of the site-level files is kept (None: no run cache, always render them)."""
         self.stages: list[Staging] = []
         self._lock: contextlib.ExitStack | None = None
@@ -500,7 +580,8 @@ class SiteWriter:
     def stage(self) -> Staging:
         recorded = _recorded(self.out)
         shared = self.out / recorded[-1] if recorded else None
-        stage = Staging(self.out / f"{TEMP_PREFIX}{os.getpid()}-{len(self.stages)}", shared)
+        parent, prefix = temp_prefix(self.out)
+        stage = Staging(parent / f"{prefix}{os.getpid()}-{len(self.stages)}", shared)
         self.stages.append(stage)
         return stage
 
@@ -517,14 +598,15 @@ class SiteWriter:
         the signed note says they are already what the versions yield."""
         confirmed = (*(v for v in cited if (self.out / v).is_dir()), version)
         order = _versions(self.out, [], confirmed)
-        if self.index is not None and self.index.holds(self.out, index_digest(self.out, order)):
+        if self.index is not None and self.index.holds(self.out, index_digest(self.out, order, self.look)):
             return
-        _switch_index(_stage_index(self.out, self.pages, [], confirmed))
+        _switch_index(_stage_index(self.out, self.pages, [], confirmed, self.look))
         self._note_index()
 
     def _note_index(self) -> None:
         if self.index is not None:
-            self.index.keep(self.out, index_digest(self.out, _recorded(self.out)))
+            digest = index_digest(self.out, _recorded(self.out), self.look)
+            self.index.keep(self.out, digest, index_files(self.look))
 
     def publish(self, version: str, stage: Staging) -> Published:
         """Publish a staged version with one rename; an identical existing version is a no-op."""
@@ -546,7 +628,7 @@ class SiteWriter:
             else:
                 fresh.append((version, stage))
         added = [(version, stage.folder) for version, stage in fresh]
-        staged = _stage_index(self.out, self.pages, added, tuple(same))
+        staged = _stage_index(self.out, self.pages, added, tuple(same), self.look)
         try:
             for version, stage in fresh:
                 stage.folder.rename(self.out / version)
@@ -562,7 +644,8 @@ class SiteWriter:
 
 
 def _output_error(exc: OSError, out: Path) -> OutputError:
-    return OutputError(f"{exc.filename or out}: cannot write the site: {exc.strerror}")
+    """Names the file in the site: a rename's target (the staging folder it came from is beside the site)."""
+    return OutputError(f"{exc.filename2 or exc.filename or out}: cannot write the site: {exc.strerror}")
 
 
 MKDOCS_MARK = ".benchsite-mkdocs"

@@ -118,6 +118,25 @@ LAYOUT_JS = """() => {
   return {width, viewport: window.innerWidth, wide: [...wide].slice(0, 6)};
 }"""
 
+# What a reader at one width sees: the layout above, each scroll box that scrolls (its first class and
+# how much wider its content is), and every link in the header or footer shorter than 24 px (WCAG 2.5.8).
+FIT_JS = (
+    """() => {
+  const layout = ("""
+    + LAYOUT_JS
+    + """)();
+  const scrolling = Array.from(document.querySelectorAll('.table-wrap'))
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => `${e.firstElementChild.localName}: ${e.scrollWidth}px in ${e.clientWidth}px`);
+  const small = Array.from(document.querySelectorAll('header a, footer a, details summary'))
+    .filter(e => e.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height < 24)
+    .map(e => `${e.textContent.trim().slice(0, 30)} (${e.getBoundingClientRect().height.toFixed(1)}px)`);
+  return {...layout, scrolling, small};
+}"""
+)
+WIDTHS = (1280, 390)
+"""A laptop and a phone: every page is laid out at both."""
+
 MARKER = "<script>window.__pwned=1</script>"
 HOSTILE = " ".join(
     (
@@ -572,3 +591,70 @@ def test_hostile_text_does_not_widen_the_page(hostile_crawl: dict[str, dict[str,
         if (lay := facts["layout"])["width"] > lay["viewport"] + 1
     }
     assert not problems, _report(problems)
+
+
+# --- layouts that fit a laptop and a phone ------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def layouts(site: Path, browser: Browser) -> dict[int, dict[str, dict[str, Any]]]:
+    """Per width, per page: its layout (``FIT_JS``)."""
+    found: dict[int, dict[str, dict[str, Any]]] = {}
+    for width in WIDTHS:
+        ctx = browser.new_context(viewport={"width": width, "height": 800})
+        try:
+            page = ctx.new_page()
+            found[width] = {}
+            for path in _html_pages(site):
+                page.goto(path.as_uri(), wait_until="load")
+                found[width][str(path.relative_to(site))] = page.evaluate(FIT_JS)
+        finally:
+            ctx.close()
+    return found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_scrolls_sideways(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    """Nothing sticks out of the viewport (page width, or any box or text outside a scroll box)."""
+    assert len(layouts[width]) == len(_html_pages(site))
+    problems = {
+        page: [f"page is {lay['width']}px wide in {lay['viewport']}px; outside the viewport: {lay['wide']}"]
+        for page, lay in layouts[width].items()
+        if lay["width"] > lay["viewport"] or lay["wide"]
+    }
+    assert not problems, _report(problems)
+
+
+def test_every_table_fits_a_laptop_screen(layouts: dict[int, dict[str, dict[str, Any]]]) -> None:
+    """At 1280 px no table needs its scroll box: real fitting, not a sideways scroll."""
+    problems = {page: lay["scrolling"] for page, lay in layouts[1280].items()}
+    assert not any(problems.values()), _report(problems)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_navigation_links_are_at_least_24_px_tall(
+    layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    problems = {page: lay["small"] for page, lay in layouts[width].items()}
+    assert not any(problems.values()), _report(problems)
+
+
+def test_the_layout_check_sees_overflow(site: Path, browser: Browser, tmp_path: Path) -> None:
+    """The control: a page with a 2000 px table outside any scroll box fails both checks."""
+    page_html = (site / "index.html").read_text(encoding="utf-8")
+    cell = '<table><tr><td style="min-width:2000px">{}</td></tr></table>'
+    wide = cell.format("x") + '<div class="table-wrap">' + cell.format("y") + "</div>"
+    (tmp_path / "wide.html").write_text(
+        page_html.replace('<main id="main">', '<main id="main">' + wide), encoding="utf-8"
+    )
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        page.goto((tmp_path / "wide.html").as_uri(), wait_until="load")
+        lay = page.evaluate(FIT_JS)
+    finally:
+        ctx.close()
+    assert lay["width"] > 1280 and "td" in lay["wide"], lay
+    assert [s for s in lay["scrolling"] if s.startswith("table: 20")], lay

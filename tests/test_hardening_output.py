@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from generator.score import Details
+from generator.write import lock_path, temp_prefix
 from tests.conftest import CORPUS, run_cli, snapshot
 from tests.test_blind_scan import (
     BLIND,
@@ -33,26 +34,30 @@ def test_a_planted_lock_symlink_is_refused_and_its_target_never_created(tmp_path
     out, outside = tmp_path / "site", tmp_path / "outside" / "made-by-benchsite"
     out.mkdir()
     outside.parent.mkdir()
-    (out / ".benchsite.lock").symlink_to(outside)
+    lock_path(out).symlink_to(outside)
     result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 2, result.output
-    assert f"{out / '.benchsite.lock'}: is a symbolic link" in result.output
+    assert f"{lock_path(out)}: is a symbolic link" in result.output
     assert not outside.exists()
-    assert sorted(p.name for p in out.iterdir()) == [".benchsite.lock"]
+    assert sorted(p.name for p in out.iterdir()) == []
 
 
-def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["beside", "inside"])
+def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path, where: str) -> None:
+    """Beside the site, where staging folders go, and inside it, where earlier versions put them."""
     out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
     out.mkdir()
     elsewhere.mkdir()
     (elsewhere / "keep.txt").write_text("not benchsite's")
-    (out / ".benchsite-tmp-planted").symlink_to(elsewhere)
+    parent, prefix = temp_prefix(out)
+    planted = parent / f"{prefix}planted" if where == "beside" else out / ".benchsite-tmp-planted"
+    planted.symlink_to(elsewhere)
     result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 2, result.output
-    assert f"{out / '.benchsite-tmp-planted'}: is a symbolic link" in result.output
+    assert f"{planted}: is a symbolic link" in result.output
     assert "None" not in result.output
     assert (elsewhere / "keep.txt").read_text() == "not benchsite's"
-    assert sorted(p.name for p in out.iterdir()) == [".benchsite-tmp-planted"]
+    assert sorted(p.name for p in out.iterdir()) == ([] if where == "beside" else [planted.name])
 
 
 def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path) -> None:
@@ -60,6 +65,8 @@ def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path) -> None:
     result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
+    parent, prefix = temp_prefix(out)
+    assert not lock_path(out).exists() and not list(parent.glob(f"{prefix}*"))
 
 
 def test_a_refused_build_into_a_new_out_leaves_no_out_behind(tmp_path: Path) -> None:
@@ -82,7 +89,7 @@ def test_a_refused_build_into_an_existing_site_leaves_it_byte_identical(tmp_path
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "-q")
     assert result.exit_code == 5, result.output
     assert snapshot(out) == before
-    assert not (out / ".benchsite.lock").exists()
+    assert not lock_path(out).exists()
 
 
 # --- run-details spools (item 11) ------------------------------------------------------------------

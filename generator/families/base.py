@@ -16,6 +16,7 @@ from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.report import Disclosures, FamilySection
+from generator.siteconfig import SiteLook
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -66,6 +67,8 @@ class RunView(Model):
     title: str
     disclosures: RunStatus
     section: Any = None
+    site: SiteLook = SiteLook()
+    """How the site presents itself (name, accent, logo): its run pages are rendered again when it changes."""
 
     def digest(self) -> str:
         return hashlib.sha256(compact_json(self.model_dump(mode="json")).encode("utf-8")).hexdigest()

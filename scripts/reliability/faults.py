@@ -46,7 +46,7 @@ from click.testing import CliRunner, Result
 from generator.changes import VersionsIndex
 from generator.cli import main as benchsite
 from generator.errors import EXIT_USAGE
-from generator.write import LOCK_NAME, TEMP_PREFIX, VERSIONS
+from generator.write import LOCK_NAME, TEMP_PREFIX, VERSIONS, temp_prefix
 
 CORPUS = Path(__file__).resolve().parents[2] / "runs"
 PREVIOUS, NEXT, PAIR = "prev", "next", ("a", "b")
@@ -118,6 +118,13 @@ def benchsite_command() -> list[str]:
     """The venv's console script, or the module when the script is not installed."""
     script = Path(sys.executable).parent / "benchsite"
     return [str(script)] if script.is_file() else [sys.executable, "-m", "generator"]
+
+
+def leftovers(out: Path) -> list[str]:
+    """Staging entries of this site's builds: beside the site folder, or inside it (earlier versions)."""
+    parent, prefix = temp_prefix(out)
+    inside = [p.name for p in out.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    return sorted({*inside, *(p.name for p in parent.iterdir() if p.name.startswith(prefix))})
 
 
 def site_files(out: Path) -> dict[str, bytes]:
@@ -253,7 +260,7 @@ class SiteState:
     mixed: str | None
     """How index.html and versions.json disagree, when they do."""
     staging: tuple[str, ...]
-    """Staging entries left behind (``.benchsite-tmp-*``): hidden; the next build removes them."""
+    """Staging entries left behind (``.benchsite-tmp-*``, beside the site): the next build removes them."""
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -276,7 +283,7 @@ def _index_ahead(listed: tuple[str, ...], indexed: tuple[str, ...], partial: lis
 def inspect_site(out: Path, refs: dict[str, dict[str, bytes]]) -> SiteState:
     entries = sorted(out.iterdir())
     present = tuple(p.name for p in entries if p.is_dir() and not p.name.startswith("."))
-    staging = tuple(p.name for p in entries if p.name.startswith(TEMP_PREFIX))
+    staging = tuple(leftovers(out))
     partial = [f"{v}/: not a version of any reference build" for v in present if v not in refs]
     for version in (v for v in present if v in refs):
         files = snapshot(out / version)
@@ -302,7 +309,7 @@ def recover(lab: Lab, out: Path) -> str | None:
         return f"the following build failed: exit {result.exit_code}: {result.output.strip()[:300]}"
     files = site_files(out)
     wrong = sorted(k for k in files.keys() | lab.complete.keys() if files.get(k) != lab.complete.get(k))
-    stale = [p.name for p in out.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    stale = leftovers(out)
     if wrong or stale:
         return f"the following build left a different site: {(wrong + stale)[:5]}"
     return None
@@ -484,7 +491,7 @@ def _output_fault(lab: Lab, site: Path, expect: str, label: str, report: FaultRe
     """Build into a site on a faulty output: refused naming the path with it byte-identical, or fitted."""
     before = snapshot(site)
     result = cli(*lab.build_args(site))
-    stale = [p.name for p in site.iterdir() if p.name.startswith(TEMP_PREFIX)]
+    stale = leftovers(site)
     if result.exit_code == 0 and site_files(site) == lab.complete:
         outcome = FITTED
     elif result.exit_code != EXIT_USAGE:
