@@ -329,7 +329,13 @@ def build_record(report: SiteReport, files: dict[str, str]) -> bytes:
         generator_digest=generator_digest(),
         inputs_digest=report.inputs_digest,
         benchmarks=tuple(
-            BuiltBenchmark(id=b.id, title=b.title, family=b.family, status=b.disclosures.status)
+            BuiltBenchmark(
+                id=b.id,
+                title=b.title,
+                family=b.family,
+                status=b.disclosures.status,
+                headline=b.headline.sentence,
+            )
             for b in report.benchmarks
         ),
         files=dict(sorted(files.items())),
