@@ -28,6 +28,7 @@ from generator.write import (
     Staging,
     check_output,
     check_published,
+    earlier_reports,
     replace_export,
 )
 
@@ -115,6 +116,7 @@ def _frozen_version(
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
     from generator.blind_scan import folder_files
+    from generator.history import site_history
     from generator.render import render_site
     from generator.score import score_inputs
 
@@ -129,7 +131,8 @@ def _frozen_version(
         blind = score_inputs(config.runs, version, with_reveals=False, options=config.options)
         try:
             stage = writer.stage()
-            render_site(blind.report, blind.details, stage)
+            earlier = earlier_reports(config.out, version)
+            render_site(blind.report, blind.details, stage, history=site_history(blind.report, earlier))
         finally:
             blind.details.close()
         staged = (version, stage)
@@ -258,6 +261,7 @@ def _expected_record(target: Path, files: dict[str, str]) -> bytes:
                     "title": b["title"],
                     "family": b["family"],
                     "status": b["disclosures"]["status"],
+                    "headline": b["headline"]["sentence"],
                 }
                 for b in report["benchmarks"]
             ],
@@ -291,6 +295,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         same = unchanged(config.runs, config.out, config.site_version, index, config.options.reads)
         if same is not None:
             return same
+    from generator.history import site_history
     from generator.render import render_site
     from generator.score import score_inputs
 
@@ -300,9 +305,10 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     try:
         version = scored.report.site_version
         with SiteWriter(config.out, index) as writer:
-            stage = writer.stage()
-            render_site(scored.report, scored.details, stage, progress)
             blind = _frozen_version(config, scored.report, writer)
+            earlier = earlier_reports(config.out, version, (blind[0], blind[1].folder) if blind else None)
+            stage = writer.stage()
+            render_site(scored.report, scored.details, stage, progress, site_history(scored.report, earlier))
             writer.precheck(version, stage)
             clock.append(time.monotonic())
             files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from generator.numbers import fmt_band, fmt_number
-from generator.ranking import Breakdown, Ranking
+from generator.ranking import Breakdown, Ranking, Standing
+from generator.units import percent, percent_of
 
 LABEL_CHARS = 26
 HEAD_CHARS = 20
@@ -48,6 +49,17 @@ def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: li
     return Markup(head + "".join(body) + "</svg>")
 
 
+def _value(ranking: Ranking, value: float) -> str:
+    """A value on the chart's scale: a percentage for a rate, the figure itself for a mean."""
+    return percent(value, 1) if ranking.kind == "rate" else fmt_number(value, 3)
+
+
+def _estimate(ranking: Ranking, row: Standing) -> str:
+    if ranking.kind == "rate" and row.numerator is not None:
+        return f"{percent_of(row.numerator, row.denominator, 1)} ({row.numerator}/{row.denominator})"
+    return fmt_number(row.estimate, 3)
+
+
 def forest(ranking: Ranking, chart_id: str) -> Markup:
     """Each subject's estimate and 95% interval on the figure's scale, with its rank band."""
     rows = ranking.rows
@@ -59,14 +71,14 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
         value = scale[0] + (scale[1] - scale[0]) * i / 4
         x = _x(value, scale)
         body.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{axis_y}"/>')
-        tick = fmt_number(value)
+        tick = percent(value, 0) if ranking.kind == "rate" else fmt_number(value)
         body.append(f'<text class="tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">{tick}</text>')
     if ranking.reference is not None:
         x = _x(ranking.reference, scale)
         label = escape(ranking.reference_label or "reference")
         body.append(f'<line class="ref" x1="{x:.1f}" y1="{TOP - 12}" x2="{x:.1f}" y2="{axis_y}"/>')
         body.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 16}" text-anchor="middle">{label} '
-                    f"{fmt_number(ranking.reference, 3)}</text>")  # fmt: skip
+                    f"{_value(ranking, ranking.reference)}</text>")  # fmt: skip
     lines = []
     for i, row in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
@@ -83,16 +95,16 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
             body.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"/>')
         x = _x(row.estimate, scale)
         body.append(f'<rect class="est" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8"/>')
-        shown = f"{fmt_number(row.estimate, 3)} · {band}"
+        shown = f"{_estimate(ranking, row)} · {band}"
         body.append(f'<text class="tick" x="{LEFT + PLOT + 8}" y="{y + 4:.1f}">{shown}</text>')
         spread = (
             "no interval"
             if ci is None
-            else f"95% interval {fmt_number(ci.low, 3)} to {fmt_number(ci.high, 3)}"
+            else f"95% interval {_value(ranking, ci.low)} to {_value(ranking, ci.high)}"
         )
-        lines.append(f"{row.subject}: {fmt_number(row.estimate, 3)}, {spread}, {band}")
+        lines.append(f"{row.subject}: {_estimate(ranking, row)}, {spread}, {band}")
     title = f"{ranking.title}: {ranking.figure}, with 95% intervals"
-    return _svg(chart_id, LEFT + PLOT + 130, height, title, "; ".join(lines) + ".", body)
+    return _svg(chart_id, LEFT + PLOT + 180, height, title, "; ".join(lines) + ".", body)
 
 
 CELL = 150

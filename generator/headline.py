@@ -9,7 +9,8 @@ integers stay in the ranking beside it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
@@ -49,6 +50,11 @@ class Wording:
     nouns: str
     figure: str
     """The primary figure in a few words, e.g. 'autonomous success'."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """How a subject is named in the sentence when not by its id (a revealed provider)."""
+
+    def name(self, subject: str) -> str:
+        return self.names.get(subject, subject)
 
 
 def count_words(n: int, nouns: str) -> str:
@@ -71,8 +77,8 @@ def rate_gap(gap: Fraction) -> str:
     return str(whole // 10) if whole % 10 == 0 else f"{whole // 10}.{whole % 10}"
 
 
-def _margin(leader: Standing, runner: Standing, ranking: Ranking) -> str:
-    behind = f"{runner.subject} at {_figure(runner, ranking)}"
+def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wording) -> str:
+    behind = f"{wording.name(runner.subject)} at {_figure(runner, ranking)}"
     if ranking.kind == "rate" and leader.numerator is not None and runner.numerator is not None:
         mine = Fraction(leader.numerator, leader.denominator)
         theirs = Fraction(runner.numerator, runner.denominator)
@@ -118,10 +124,10 @@ def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
     leaders = [r for r in measured if r.estimate == best]
     others = [r for r in measured if r.estimate != best]
     figure = _figure(leaders[0], ranking)
-    names = " and ".join(r.subject for r in leaders)
+    names = " and ".join(wording.name(r.subject) for r in leaders)
     lead = f"{names} lead" if len(leaders) > 1 else f"{names} leads"
     runner = max(others, key=lambda r: r.estimate or 0.0, default=None)  # the first of equals
-    margin = None if runner is None else _margin(leaders[0], runner, ranking)
+    margin = None if runner is None else _margin(leaders[0], runner, ranking, wording)
     separation, verdict = _separation(leaders, measured, wording)
     tie = " (a tie)" if len(leaders) > 1 else ""
     sentence = f"{lead} on {wording.figure} with {figure}{tie}"

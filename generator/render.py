@@ -34,12 +34,14 @@ from generator.cache import Pages as RunPages
 from generator.canon import canonical_json
 from generator.charts import forest, grid
 from generator.families.base import RunView
+from generator.history import NO_HISTORY, History
 from generator.identity import generator_digest, templates_dir
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
 from generator.single import main_of, standalone
+from generator.units import basis_points, duration_ms, percent, percent_of, plain_method, points, usd_micros
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -66,6 +68,30 @@ def md_cell(value: object) -> str:
     text = _BIDI.sub("", " ".join(str(value).split()))
     text = _MD_SPECIAL.sub(r"\\\1", _GITHUB_LIVE.sub(WORD_JOINER, text))
     return text.replace("&", "&amp;").replace("$", "&#36;")
+
+
+LINE = 80
+"""Columns of a Markdown line: markdownlint's default (MD013), so release notes lint clean as written."""
+_OPENS_BLOCK = re.compile(r"^(?:[-+*>#=]|\d+[.)])")
+
+
+def md_wrap(text: str, indent: str = "", first: int = 0) -> str:
+    """Markdown prose (already escaped) broken into lines of at most ``LINE`` columns at spaces, each
+    continuation indented by ``indent`` (a list item's). ``first`` columns are taken on the first
+    line already (a list marker, a label). A word that would open a block at a line start (a list
+    marker, a quote, a heading) takes the word before it along to the next line, so wrapping never
+    changes the structure; a word longer than a line is kept whole."""
+    lines: list[list[str]] = [[]]
+    room = LINE - first
+    for word in text.split():
+        line = lines[-1]
+        if line and len(" ".join([*line, word])) > room:
+            carried = [line.pop()] if _OPENS_BLOCK.match(word) and len(line) > 1 else []
+            lines.append([*carried, word])
+            room = LINE - len(indent)
+        else:
+            line.append(word)
+    return f"\n{indent}".join(" ".join(line) for line in lines)
 
 
 def _image_as_text(
@@ -104,7 +130,11 @@ def _environment(autoescape: bool) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html)
+    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html, wrap=md_wrap)
+    env.filters.update(
+        share=percent, pts=points, bp_floor=basis_points, dur=duration_ms, usd=usd_micros, method=plain_method
+    )
+    env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid)
     return env
@@ -188,10 +218,16 @@ def report_board(bench: BenchmarkReport, board: str, ctx: dict[str, Any]) -> str
     return render_html(path, f"{bench.family}/leaderboard.html", **{**ctx, "run_limit": REPORT_RUNS})
 
 
-def render_site(report: SiteReport, details: RunSource, sink: Sink, progress: Progress = SILENT) -> None:
-    """Every file of ``site/<version>/``, into the sink."""
+def render_site(
+    report: SiteReport,
+    details: RunSource,
+    sink: Sink,
+    progress: Progress = SILENT,
+    history: History = NO_HISTORY,
+) -> None:
+    """Every file of ``site/<version>/``, into the sink; ``history`` is what the site published before."""
     pages = Pages(sink)
-    site: dict[str, Any] = {"report": report}
+    site: dict[str, Any] = {"report": report, "history": history, "changes": history.changes}
     pages.html("index.html", "index.html", **site)
     progress.start("rendering run pages", sum(len(b.section.runs) for b in report.benchmarks))
     sections = []

@@ -8,6 +8,7 @@ approximation), so 8/11 = 72.7272…% reads 72.73%, where the rubric's own floor
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -34,6 +35,14 @@ def percent(value: float | None, digits: int = 2) -> str:
     if value is None:
         return MISSING
     return f"{_half_up(Fraction(Decimal(repr(value))) * 100, digits)}%"
+
+
+def points(value: float | None, digits: int = 1) -> str:
+    """A difference of two shares in percentage points, signed when negative ('36.4 points')."""
+    if value is None:
+        return MISSING
+    sign, size = ("−", -value) if value < 0 else ("", value)
+    return f"{sign}{_half_up(Fraction(Decimal(repr(size))) * 100, digits)} points"
 
 
 def rate_words(numerator: int, denominator: int, digits: int = 0) -> str:
@@ -76,3 +85,13 @@ def usd_micros(value: int | None) -> str:
         return f"{sign}${_half_up(dollars, 2):,}"
     digits = 8 - len(str(size))  # the zeros after the point, then two significant digits
     return f"{sign}${_half_up(dollars, digits)}"
+
+
+_IMPLEMENTATION = re.compile(r"\s*\((?:scipy|numpy)\.[^()]*\)|\s*\(scipy's [^()]*\)")
+
+
+def plain_method(text: str | None) -> str:
+    """A method as a reader needs it: the test and its sidedness, without the library function that
+    computed it ('Fisher's exact test, two-sided (scipy.stats.fisher_exact)' → 'Fisher's exact test,
+    two-sided'). The JSON keeps the full text for an auditor."""
+    return "" if text is None else _IMPLEMENTATION.sub("", text)

@@ -329,6 +329,18 @@ def _site_json(folder: Path) -> Any:
     return report.model_dump(mode="json", by_alias=True)
 
 
+def earlier_reports(out: Path, version: str, staged: tuple[str, Path] | None = None) -> list[tuple[str, Any]]:
+    """The versions ``out`` published before ``version`` (all of them when it is new), then a version
+    this build staged to publish first (``staged``: its name and folder), oldest first, each with
+    its report as plain JSON, or None when it cannot be read as a report of this format."""
+    recorded = _recorded(out)
+    order = recorded[: recorded.index(version)] if version in recorded else recorded
+    found = [(v, _site_json(out / v)) for v in order]
+    if staged is not None and staged[0] not in order:
+        found.append((staged[0], _site_json(staged[1])))
+    return found
+
+
 def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
     """Each version against the one published before it, oldest first; one report read at a time."""
     from generator.changes import version_changes

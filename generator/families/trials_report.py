@@ -134,7 +134,10 @@ class TrialsSection(Model):
 
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
         """Who leads on autonomous success, under blind labels until a reveal names them."""
-        return lead_headline(rankings[0], Wording("provider", "providers", "autonomous success"))
+        names = (
+            {} if self.reveal is None else {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
+        )
+        return lead_headline(rankings[0], Wording("provider", "providers", "autonomous success", names))
 
     def breakdown(self) -> Breakdown | None:
         names = ("build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention", "success")
