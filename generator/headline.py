@@ -52,6 +52,8 @@ class Wording:
     """The primary figure in a few words, e.g. 'autonomous success'."""
     names: Mapping[str, str] = field(default_factory=dict)
     """How a subject is named in the sentence when not by its id (a revealed provider)."""
+    details: Mapping[str, str] = field(default_factory=dict)
+    """What a subject's figure is always shown with (the components family's three components)."""
 
     def name(self, subject: str) -> str:
         return self.names.get(subject, subject)
@@ -62,10 +64,13 @@ def count_words(n: int, nouns: str) -> str:
     return f"{_SMALL[n] if n < len(_SMALL) else n} {nouns}"
 
 
-def _figure(row: Standing, ranking: Ranking) -> str:
+def _figure(row: Standing, ranking: Ranking, wording: Wording) -> str:
+    detail = wording.details.get(row.subject)
     if ranking.kind == "rate" and row.numerator is not None:
-        return rate_words(row.numerator, row.denominator)
-    return f"{fmt_number(row.estimate, 2)} (n = {row.denominator})"
+        shown = rate_words(row.numerator, row.denominator)
+        return f"{shown}; {detail}" if detail else shown
+    inner = f"n = {row.denominator}; {detail}" if detail else f"n = {row.denominator}"
+    return f"{fmt_number(row.estimate, 2)} ({inner})"
 
 
 def rate_gap(gap: Fraction) -> str:
@@ -78,7 +83,7 @@ def rate_gap(gap: Fraction) -> str:
 
 
 def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wording) -> str:
-    behind = f"{wording.name(runner.subject)} at {_figure(runner, ranking)}"
+    behind = f"{wording.name(runner.subject)} at {_figure(runner, ranking, wording)}"
     if ranking.kind == "rate" and leader.numerator is not None and runner.numerator is not None:
         mine = Fraction(leader.numerator, leader.denominator)
         theirs = Fraction(runner.numerator, runner.denominator)
@@ -123,7 +128,7 @@ def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
     best = max(r.estimate for r in measured if r.estimate is not None)
     leaders = [r for r in measured if r.estimate == best]
     others = [r for r in measured if r.estimate != best]
-    figure = _figure(leaders[0], ranking)
+    figure = _figure(leaders[0], ranking, wording)
     names = " and ".join(wording.name(r.subject) for r in leaders)
     lead = f"{names} lead" if len(leaders) > 1 else f"{names} leads"
     runner = max(others, key=lambda r: r.estimate or 0.0, default=None)  # the first of equals

@@ -94,6 +94,11 @@ def md_wrap(text: str, indent: str = "", first: int = 0) -> str:
     return f"\n{indent}".join(" ".join(line) for line in lines)
 
 
+def md_item(text: str) -> str:
+    """A Markdown list item of escaped text, wrapped like :func:`md_wrap`."""
+    return "- " + md_wrap(text, "  ", 2)
+
+
 def _image_as_text(
     renderer: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
 ) -> str:
@@ -136,7 +141,7 @@ def _environment(autoescape: bool) -> Environment:
     )
     env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
-    env.globals.update(url=_url, forest=forest, grid=grid)
+    env.globals.update(url=_url, forest=forest, grid=grid, para=md_wrap, item=md_item)
     return env
 
 
@@ -156,6 +161,16 @@ def _css() -> tuple[Markup, str]:
     css = (templates_dir() / "_site.css").read_text(encoding="utf-8")
     digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
     return Markup(css), f"'sha256-{digest}'"  # a packaged asset, never input text
+
+
+def svg_file(svg: Markup) -> bytes:
+    """An inline chart as a file of its own (the mkdocs export's charts, the badges): the site
+    stylesheet's chart rules and colours go inside it, since no page's stylesheet reaches it."""
+    css = str(_css()[0])
+    rules = [line for line in css.splitlines() if line.startswith((":root", "svg.chart"))]
+    style = "<style>" + " ".join(rules).replace("svg.chart", "svg") + "</style>"
+    head, sep, rest = str(svg).partition(">")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + head + sep + style + rest + "\n").encode("utf-8")
 
 
 def bench_dir(bench: BenchmarkReport) -> str:

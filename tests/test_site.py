@@ -136,3 +136,23 @@ def test_versions_index_links_the_version(site: Path) -> None:
     page = parse(site / "index.html")
     assert "v1/index.html" in page.links
     assert posixpath.normpath("v1/index.html") in [posixpath.normpath(x) for x in page.links]
+
+
+def test_every_leaderboard_and_the_version_index_open_with_the_headline(site: Path) -> None:
+    report = json.loads((site / "v1" / "data" / "site.json").read_text())
+    index_html = (site / "v1" / "index.html").read_text(encoding="utf-8")
+    index = " ".join("".join(parse(site / "v1" / "index.html").text).split())
+    assert "Rubric status" not in index and STATUS not in index  # on the benchmark's pages instead
+    for bench in report["benchmarks"]:
+        sentence = bench["headline"]["sentence"]
+        assert sentence in index
+        path = site / "v1" / "b" / bench["id"] / "index.html"
+        raw = path.read_text(encoding="utf-8")
+        text = " ".join("".join(parse(path).text).split())
+        assert sentence in text
+        assert raw.index('<section class="headline"') < raw.index("<h2"), bench["id"]  # it opens the page
+        for label, value in bench["headline"]["facts"]:
+            assert f"{label} {value}" in " ".join(text.split()), label
+    assert "P-A (Northwind Builder) leads on autonomous success with 73% (8 of 11)" in index
+    assert "the data cannot separate the four providers at this n." in index
+    assert index_html.count("<tr>") == len(report["benchmarks"]) + 1
