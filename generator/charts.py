@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from generator.history import Point, Series
 from generator.numbers import fmt_band, fmt_number
 from generator.ranking import Breakdown, Ranking, Standing
 from generator.units import percent, percent_of
@@ -141,3 +142,47 @@ def grid(breakdown: Breakdown, chart_id: str) -> Markup:
             parts.append(f"{name} {fmt_number(value)} of {fmt_number(maximum)}")
         lines.append(f"{subject}: " + ", ".join(parts))
     return _svg(chart_id, width, height, breakdown.title, "; ".join(lines) + ".", body)
+
+
+TREND_WIDTH = 180
+TREND_HEIGHT = 44
+TREND_PAD = 6
+
+
+def trend(series: Series, chart_id: str) -> Markup:
+    """One subject's primary figure across published versions: a small line on the figure's scale,
+    one dot per version (a version without a measurement leaves a gap), the latest value labelled.
+    Drawn with the forest plot's classes only, so the site stylesheet needs nothing more."""
+    points = series.points
+    step = (TREND_WIDTH - 2 * TREND_PAD - 60) / max(1, len(points) - 1)
+    low, high = series.scale
+    base = TREND_HEIGHT - TREND_PAD
+    body = [f'<line class="grid" x1="{TREND_PAD}" y1="{base}" x2="{TREND_WIDTH - 60}" y2="{base}"/>']
+    lines = []
+    previous: tuple[float, float] | None = None
+    for i, point in enumerate(points):
+        lines.append(f"{point.version}: {_point(series, point)}")
+        if point.estimate is None:
+            previous = None
+            continue
+        share = 0.0 if high == low else min(1.0, max(0.0, (point.estimate - low) / (high - low)))
+        x, y = TREND_PAD + step * i, base - (TREND_HEIGHT - 2 * TREND_PAD) * share
+        if previous is not None:
+            body.append(
+                f'<line class="ci" x1="{previous[0]:.1f}" y1="{previous[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}"/>'
+            )
+        dot = f'<circle class="est" cx="{x:.1f}" cy="{y:.1f}" r="3">'
+        body.append(f"{dot}<title>{escape(lines[-1])}</title></circle>")
+        previous = (x, y)
+    last = escape(_point(series, points[-1]))
+    body.append(f'<text class="tick" x="{TREND_WIDTH - 56}" y="{TREND_HEIGHT / 2 + 4:.1f}">{last}</text>')
+    title = f"{series.subject}: the primary figure across {len(points)} published versions"
+    return _svg(chart_id, TREND_WIDTH, TREND_HEIGHT, title, "; ".join(lines) + ".", body)
+
+
+def _point(series: Series, point: Point) -> str:
+    if point.estimate is None:
+        return "no measurement"
+    if series.kind == "rate" and point.numerator is not None:
+        return percent_of(point.numerator, point.denominator, 0)
+    return fmt_number(point.estimate, 2)

@@ -42,12 +42,9 @@ class History(Model):
     changes: VersionChanges | None = Field(description="Against the version published before; None if first.")
     series: tuple[Series, ...] = Field(description="Only subjects present in this version.")
 
-    def of(self, benchmark: str, subject: str) -> Series | None:
-        """A subject's series when it has a figure in at least two versions."""
-        for s in self.series:
-            if s.benchmark == benchmark and s.subject == subject and len(s.points) >= 2:
-                return s
-        return None
+    def trends(self, benchmark: str) -> tuple[Series, ...]:
+        """The benchmark's subjects that appear in at least two versions, in the ranking's order."""
+        return tuple(s for s in self.series if s.benchmark == benchmark and len(s.points) >= 2)
 
 
 NO_HISTORY = History(changes=None, series=())

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from generator import __version__
 from generator.cache import Pages as RunPages
 from generator.canon import canonical_json
-from generator.charts import forest, grid
+from generator.charts import forest, grid, trend
 from generator.families.base import RunView
 from generator.history import NO_HISTORY, History
 from generator.identity import generator_digest, templates_dir
@@ -141,7 +141,7 @@ def _environment(autoescape: bool) -> Environment:
     )
     env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
-    env.globals.update(url=_url, forest=forest, grid=grid, para=md_wrap, item=md_item)
+    env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     return env
 
 
