@@ -80,7 +80,12 @@ def check_version(version: str | None) -> None:
     if not SAFE_ID.match(version):
         allowed = "letters, digits, '.', '_', '-' (it names a folder)"
         raise OutputError(f"--site-version {version!r}: use {allowed}")
-    if version.lower().endswith(RESERVED_SUFFIXES) or version.lower() in ("data", "assets", "index"):
+    if version.lower().endswith(RESERVED_SUFFIXES) or version.lower() in (
+        "data",
+        "assets",
+        "index",
+        "badges",
+    ):
         raise OutputError(f"--site-version {version!r}: reserved for site-level files; choose another name")
 
 

@@ -385,22 +385,50 @@ def _stage_index(
     }
     staged: list[tuple[Path, Path]] = []
     try:
+        staged.append(_stage_badges(out, folders[order[-1]] if order else None))
         for file in INDEX_FILES:
             temp = out / f"{TEMP_PREFIX}{file}"
             staged.append((temp, out / file))
             _write_new(temp, data[file])
     except OSError:
         for temp, _ in staged:
-            temp.unlink(missing_ok=True)
+            shutil.rmtree(temp, ignore_errors=True) if temp.is_dir() else temp.unlink(missing_ok=True)
         raise
     return staged
 
 
+BADGES = "badges"
+"""``site/badges/<benchmark>/<subject>.svg``: the latest version's badges, at a stable address."""
+
+
+def _stage_badges(out: Path, latest: Path | None) -> tuple[Path, Path]:
+    """The badges of the latest version (``latest``, its folder), written into a temporary folder."""
+    from generator.badges import render_badges
+
+    temp = out / f"{TEMP_PREFIX}{BADGES}"
+    shutil.rmtree(temp, ignore_errors=True)
+    temp.mkdir()
+    report = _site_json(latest) if latest is not None else None
+    for rel, data in sorted(render_badges(report).items()):
+        (temp / rel).parent.mkdir(parents=True, exist_ok=True)
+        _write_new(temp / rel, data)
+    return temp, out / BADGES
+
+
 def _switch_index(staged: list[tuple[Path, Path]]) -> None:
-    """Three renames, back to back. A kill between them leaves index.html one version ahead of
-    versions.json: every entry of each is a complete version, and the next build reconciles them."""
+    """Renames, back to back: the badges folder (the old one moved aside, then removed), then the
+    three files. A kill between them leaves index.html one version ahead of versions.json (or the
+    badges of a newer version): every entry of each is a complete version, and the next build
+    reconciles them."""
     for temp, final in staged:
-        temp.replace(final)
+        if temp.is_dir():
+            old = final.parent / f"{TEMP_PREFIX}{final.name}-old"
+            if final.is_dir() and not final.is_symlink():
+                final.rename(old)
+            temp.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            temp.replace(final)
 
 
 @dataclass(frozen=True)

@@ -55,3 +55,23 @@ def test_a_site_with_one_version_shows_no_history(tmp_path: Path, corpus: Path) 
     assert 'id="history"' not in page and "trend-" not in page
     notes = (out / "only" / "release-notes.md").read_text(encoding="utf-8")
     assert "The first version published in this site" in " ".join(notes.split())
+
+
+def test_badges_sit_at_a_stable_path_and_follow_the_latest_version(two_versions: Path) -> None:
+    from xml.etree import ElementTree
+
+    badges = two_versions / "badges"
+    names = sorted(p.name for p in (badges / "agent-dx").iterdir())
+    assert names == ["subject-7c2e.svg", "subject-a3f1.svg", "subject-d940.svg"]  # 15bb went with its run
+    svg = (badges / "agent-dx" / "subject-7c2e.svg").read_bytes()
+    root = ElementTree.fromstring(svg)
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "agent-dx: rank 2–3 · 0% (0/11)"  # v1 said rank 2–4
+    lead = (badges / "vibe-delivery" / "P-A.svg").read_text(encoding="utf-8")
+    assert "vibe-delivery: rank 1–4 · 73% (8/11)" in lead
+    assert not list(two_versions.glob(".benchsite-tmp-*"))  # nothing of the switch left behind
+
+
+def test_a_version_may_not_be_named_like_the_badges_folder(tmp_path: Path, corpus: Path) -> None:
+    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--site-version", "badges")
+    assert result.exit_code != 0 and "reserved for site-level files" in result.output
