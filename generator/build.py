@@ -311,7 +311,9 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         version = scored.report.site_version
         with SiteWriter(config.out, index) as writer:
             blind = _frozen_version(config, scored.report, writer)
-            earlier = earlier_reports(config.out, version, (blind[0], blind[1].folder) if blind else None)
+            reveals = tuple({v for v, _ in _citations(scored.report).values()})
+            staged = (blind[0], blind[1].folder) if blind else None
+            earlier = earlier_reports(config.out, version, staged, reveals)
             stage = writer.stage()
             render_site(scored.report, scored.details, stage, progress, site_history(scored.report, earlier))
             writer.precheck(version, stage)

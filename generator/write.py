@@ -329,11 +329,15 @@ def _site_json(folder: Path) -> Any:
     return report.model_dump(mode="json", by_alias=True)
 
 
-def earlier_reports(out: Path, version: str, staged: tuple[str, Path] | None = None) -> list[tuple[str, Any]]:
+def earlier_reports(
+    out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
+) -> list[tuple[str, Any]]:
     """The versions ``out`` published before ``version`` (all of them when it is new), then a version
     this build staged to publish first (``staged``: its name and folder), oldest first, each with
-    its report as plain JSON, or None when it cannot be read as a report of this format."""
-    recorded = _recorded(out)
+    its report as plain JSON, or None when it cannot be read as a report of this format. A published
+    version ``version`` cites (a reveal's blind version) counts even when the site's record lacks it
+    (a build killed before its index switch), as publishing will list it."""
+    recorded = _versions(out, [], tuple(v for v in cited if v != version and (out / v).is_dir()))
     order = recorded[: recorded.index(version)] if version in recorded else recorded
     found = [(v, _site_json(out / v)) for v in order]
     if staged is not None and staged[0] not in order:
