@@ -30,10 +30,10 @@ def test_a_lead_whose_interval_clears_everyone_is_separated() -> None:
     entries = _rates(("A", 40, 40), ("B", 20, 40), ("C", 2, 40))
     h = lead_headline(rate_ranking("s", "S", "s / n", entries), PROVIDERS)
     assert h.separation == "separated"
-    assert h.sentence.endswith(
-        "50 percentage points ahead of B at 50% (20 of 40); the data separate the lead"
+    assert h.sentence == (
+        "A leads on autonomous success with 100% (40 of 40), 50 percentage points ahead of B "
+        "at 50% (20 of 40); the data separate the lead from every other provider."
     )
-    assert h.sentence.endswith("from every other provider.")
 
 
 def test_only_the_top_group_is_named_when_the_bottom_is_separated() -> None:
