@@ -29,6 +29,7 @@ from generator.write import (
     Staging,
     check_output,
     check_published,
+    earlier_reports,
     replace_export,
 )
 
@@ -80,7 +81,12 @@ def check_version(version: str | None) -> None:
     if not SAFE_ID.match(version):
         allowed = "letters, digits, '.', '_', '-' (it names a folder)"
         raise OutputError(f"--site-version {version!r}: use {allowed}")
-    if version.lower().endswith(RESERVED_SUFFIXES) or version.lower() in ("data", "assets", "index"):
+    if version.lower().endswith(RESERVED_SUFFIXES) or version.lower() in (
+        "data",
+        "assets",
+        "index",
+        "badges",
+    ):
         raise OutputError(f"--site-version {version!r}: reserved for site-level files; choose another name")
 
 
@@ -116,6 +122,7 @@ def _frozen_version(
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
     from generator.blind_scan import folder_files
+    from generator.history import site_history
     from generator.render import render_site
     from generator.score import score_inputs
 
@@ -130,7 +137,9 @@ def _frozen_version(
         blind = score_inputs(config.runs, version, with_reveals=False, options=config.options)
         try:
             stage = writer.stage()
-            render_site(blind.report, blind.details, stage, look=config.options.site)
+            earlier = earlier_reports(config.out, version)
+            history = site_history(blind.report, earlier)
+            render_site(blind.report, blind.details, stage, look=config.options.site, history=history)
         finally:
             blind.details.close()
         staged = (version, stage)
@@ -269,6 +278,7 @@ def _expected_record(target: Path, files: dict[str, str]) -> bytes:
                     "title": b["title"],
                     "family": b["family"],
                     "status": b["disclosures"]["status"],
+                    "headline": b["headline"]["sentence"],
                 }
                 for b in report["benchmarks"]
             ],
@@ -303,6 +313,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         same = unchanged(config.runs, config.out, config.site_version, index, options.reads, options.site)
         if same is not None:
             return same
+    from generator.history import site_history
     from generator.render import render_site
     from generator.score import score_inputs
 
@@ -312,9 +323,13 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     try:
         version = scored.report.site_version
         with SiteWriter(config.out, index_pages, index, config.options.site) as writer:
-            stage = writer.stage()
-            render_site(scored.report, scored.details, stage, progress, config.options.site)
             blind = _frozen_version(config, scored.report, writer)
+            reveals = tuple({v for v, _ in _citations(scored.report).values()})
+            staged = (blind[0], blind[1].folder) if blind else None
+            earlier = earlier_reports(config.out, version, staged, reveals)
+            stage = writer.stage()
+            history = site_history(scored.report, earlier)
+            render_site(scored.report, scored.details, stage, progress, config.options.site, history)
             writer.precheck(version, stage)
             clock.append(time.monotonic())
             files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)

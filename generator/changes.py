@@ -13,6 +13,7 @@ from pydantic import Field
 
 from generator.families.components_report import ALL_RUNS
 from generator.figures import Model
+from generator.numbers import fmt_band
 
 
 class FigureChange(Model):
@@ -22,6 +23,8 @@ class FigureChange(Model):
     after: str | None = Field(description="The same after; None when the subject is gone.")
     estimate_before: float | None
     estimate_after: float | None
+    band_before: str | None = Field(default=None, description="Rank band before ('1', '2–4'); None when new.")
+    band_after: str | None = Field(default=None, description="Rank band after; None when gone.")
 
 
 class DriftChange(Model):
@@ -73,6 +76,10 @@ def _shown(row: dict[str, Any], kind: str) -> str:
     )
 
 
+def _band(row: dict[str, Any]) -> str:
+    return fmt_band(row.get("rank_best"), row.get("rank_worst"))
+
+
 def _figures(before: dict[str, Any], after: dict[str, Any]) -> list[FigureChange]:
     old = {(r["id"], s["subject"]): (s, r["kind"]) for r in before["rankings"] for s in r["rows"]}
     new = {(r["id"], s["subject"]): (s, r["kind"]) for r in after["rankings"] for s in r["rows"]}
@@ -80,8 +87,8 @@ def _figures(before: dict[str, Any], after: dict[str, Any]) -> list[FigureChange
     for key in sorted(old.keys() | new.keys()):
         a, b = old.get(key), new.get(key)
         fields = ("estimate", "numerator", "denominator", "interval")
-        if a and b and all(a[0][f] == b[0][f] for f in fields):
-            continue
+        if a and b and all(a[0][f] == b[0][f] for f in fields) and _band(a[0]) == _band(b[0]):
+            continue  # a rank band can move when only another subject's figure did
         changes.append(
             FigureChange(
                 ranking=key[0],
@@ -90,6 +97,8 @@ def _figures(before: dict[str, Any], after: dict[str, Any]) -> list[FigureChange
                 after=_shown(*b) if b else None,
                 estimate_before=a[0]["estimate"] if a else None,
                 estimate_after=b[0]["estimate"] if b else None,
+                band_before=_band(a[0]) if a else None,
+                band_after=_band(b[0]) if b else None,
             )
         )
     return changes

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from generator.history import Point, Series
 from generator.numbers import fmt_band, fmt_number
-from generator.ranking import Breakdown, Ranking
+from generator.ranking import Breakdown, Ranking, Standing
+from generator.units import percent, percent_of
 
 LABEL_CHARS = 26
 HEAD_CHARS = 20
@@ -21,7 +23,7 @@ ROW = 26
 LEFT = 210
 """The widest label column: a chart's own is as wide as its longest label needs (``_left``)."""
 PLOT = 320
-RIGHT = 130
+RIGHT = 180
 TOP = 30
 CHAR = 7
 """Width of one label character at the charts' 12 px, generously: labels never reach the plot."""
@@ -59,6 +61,17 @@ def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: li
     return Markup(head + "".join(body) + "</svg>")
 
 
+def _value(ranking: Ranking, value: float) -> str:
+    """A value on the chart's scale: a percentage for a rate, the figure itself for a mean."""
+    return percent(value, 1) if ranking.kind == "rate" else fmt_number(value, 3)
+
+
+def _estimate(ranking: Ranking, row: Standing) -> str:
+    if ranking.kind == "rate" and row.numerator is not None:
+        return f"{percent_of(row.numerator, row.denominator, 1)} ({row.numerator}/{row.denominator})"
+    return fmt_number(row.estimate, 3)
+
+
 def forest(ranking: Ranking, chart_id: str) -> Markup:
     """Each subject's estimate and 95% interval on the figure's scale, with its rank band."""
     rows = ranking.rows
@@ -71,14 +84,14 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
         value = scale[0] + (scale[1] - scale[0]) * i / 4
         x = _x(value, scale, left)
         body.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{axis_y}"/>')
-        tick = fmt_number(value)
+        tick = percent(value, 0) if ranking.kind == "rate" else fmt_number(value)
         body.append(f'<text class="tick" x="{x:.1f}" y="{axis_y + 16}" text-anchor="middle">{tick}</text>')
     if ranking.reference is not None:
         x = _x(ranking.reference, scale, left)
         label = escape(ranking.reference_label or "reference")
         body.append(f'<line class="ref" x1="{x:.1f}" y1="{TOP - 12}" x2="{x:.1f}" y2="{axis_y}"/>')
         body.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 16}" text-anchor="middle">{label} '
-                    f"{fmt_number(ranking.reference, 3)}</text>")  # fmt: skip
+                    f"{_value(ranking, ranking.reference)}</text>")  # fmt: skip
     lines = []
     for i, row in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
@@ -95,14 +108,14 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
             body.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"/>')
         x = _x(row.estimate, scale, left)
         body.append(f'<rect class="est" x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8"/>')
-        shown = f"{fmt_number(row.estimate, 3)} · {band}"
+        shown = f"{_estimate(ranking, row)} · {band}"
         body.append(f'<text class="tick" x="{left + PLOT + 8}" y="{y + 4:.1f}">{shown}</text>')
         spread = (
             "no interval"
             if ci is None
-            else f"95% interval {fmt_number(ci.low, 3)} to {fmt_number(ci.high, 3)}"
+            else f"95% interval {_value(ranking, ci.low)} to {_value(ranking, ci.high)}"
         )
-        lines.append(f"{row.subject}: {fmt_number(row.estimate, 3)}, {spread}, {band}")
+        lines.append(f"{row.subject}: {_estimate(ranking, row)}, {spread}, {band}")
     title = f"{ranking.title}: {ranking.figure}, with 95% intervals"
     return _svg(chart_id, left + PLOT + RIGHT, height, title, "; ".join(lines) + ".", body)
 
@@ -142,3 +155,47 @@ def grid(breakdown: Breakdown, chart_id: str) -> Markup:
             parts.append(f"{name} {fmt_number(value)} of {fmt_number(maximum)}")
         lines.append(f"{subject}: " + ", ".join(parts))
     return _svg(chart_id, width, height, breakdown.title, "; ".join(lines) + ".", body)
+
+
+TREND_WIDTH = 180
+TREND_HEIGHT = 44
+TREND_PAD = 6
+
+
+def trend(series: Series, chart_id: str) -> Markup:
+    """One subject's primary figure across published versions: a small line on the figure's scale,
+    one dot per version (a version without a measurement leaves a gap), the latest value labelled.
+    Drawn with the forest plot's classes only, so the site stylesheet needs nothing more."""
+    points = series.points
+    step = (TREND_WIDTH - 2 * TREND_PAD - 60) / max(1, len(points) - 1)
+    low, high = series.scale
+    base = TREND_HEIGHT - TREND_PAD
+    body = [f'<line class="grid" x1="{TREND_PAD}" y1="{base}" x2="{TREND_WIDTH - 60}" y2="{base}"/>']
+    lines = []
+    previous: tuple[float, float] | None = None
+    for i, point in enumerate(points):
+        lines.append(f"{point.version}: {_point(series, point)}")
+        if point.estimate is None:
+            previous = None
+            continue
+        share = 0.0 if high == low else min(1.0, max(0.0, (point.estimate - low) / (high - low)))
+        x, y = TREND_PAD + step * i, base - (TREND_HEIGHT - 2 * TREND_PAD) * share
+        if previous is not None:
+            body.append(
+                f'<line class="ci" x1="{previous[0]:.1f}" y1="{previous[1]:.1f}" x2="{x:.1f}" y2="{y:.1f}"/>'
+            )
+        dot = f'<circle class="est" cx="{x:.1f}" cy="{y:.1f}" r="3">'
+        body.append(f"{dot}<title>{escape(lines[-1])}</title></circle>")
+        previous = (x, y)
+    last = escape(_point(series, points[-1]))
+    body.append(f'<text class="tick" x="{TREND_WIDTH - 56}" y="{TREND_HEIGHT / 2 + 4:.1f}">{last}</text>')
+    title = f"{series.subject}: the primary figure across {len(points)} published versions"
+    return _svg(chart_id, TREND_WIDTH, TREND_HEIGHT, title, "; ".join(lines) + ".", body)
+
+
+def _point(series: Series, point: Point) -> str:
+    if point.estimate is None:
+        return "no measurement"
+    if series.kind == "rate" and point.numerator is not None:
+        return percent_of(point.numerator, point.denominator, 0)
+    return fmt_number(point.estimate, 2)

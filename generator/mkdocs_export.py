@@ -7,13 +7,17 @@ this module only writes text and never imports it.
 mkdocs renders with Python-Markdown, which passes raw HTML through and does not read ``\\<`` as an
 escape, so ``md_cell`` of the Markdown environment is not enough here. A private overlay of that
 environment applies :func:`inert` to every ``{{ … }}`` whose value is not already :class:`Inert`
-(Jinja's ``finalize``), so no template can forget to escape, and the family templates'
-leaderboard tables (``<family>/release-notes.md``) are reused unchanged.
+(Jinja's ``finalize``), so no template can forget to escape, and the release notes' partials (the
+rankings of ``_notes_board.md``, each family's ``<family>/_notes.md``) are reused unchanged: one
+source for both. Their paragraphs and list items (``para``, ``item``) are Markdown the template
+spells around values each made inert by ``md_cell``. A span the input marks as code (between
+backticks) stays a code span when it holds only characters both dialects show literally in one.
 
 Layout of the export (``nav.yml`` lists every page under ``prefix``)::
 
     index.md                      every benchmark: title, id, family, status, runs
-    <bench>/index.md              description (plain text), leaderboard tables, runs
+    <bench>/index.md              description, headline, charts, leaderboard tables, neighbour tests, runs
+    <bench>/chart-<ranking>.svg   each ranking's forest plot, as on the HTML leaderboard
     <bench>/methodology.md
     <bench>/disclosures.md
     <bench>/runs/<run>.md         one run's rows, with the figures of its HTML page
@@ -33,8 +37,9 @@ import yaml  # type: ignore[import-untyped]
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 
+from generator.charts import forest
 from generator.errors import OutputError
-from generator.render import DetailSource, Sink, markdown_env
+from generator.render import DetailSource, Sink, markdown_env, md_item, md_wrap, svg_file
 from generator.report import SiteReport
 
 NAV_FILE = "nav.yml"
@@ -81,10 +86,31 @@ def inert(value: object) -> Inert:
     return Inert(_BLOCK_START.sub(lambda m: m[0][:-1] + _ref(m[0][-1]), text))
 
 
+_CODE_SAFE = re.compile(r"[A-Za-z0-9 _.,:;/()\[\]\-<>'\"@#!?*&]+")
+"""What a code span may carry as written: characters both dialects show literally inside one; not
+``{ } %`` (a macros plugin would run them), ``|`` (a table cell's end), a backtick, nor the
+delimiters of common inline extensions (``$ ^ ~ = +``: maths, marks)."""
+
+
+def inert_code(value: object) -> Inert:
+    """Like :func:`inert`, but a span the text marks as code (between two backticks) stays a code
+    span, so it shows as code rather than as literal backticks: only when every such span holds
+    nothing but :data:`_CODE_SAFE` characters and is not blank at an end; otherwise all inert."""
+    parts = _one_line(value).split("`")
+    code = parts[1::2]
+    balanced = len(parts) % 2 == 1 and code
+    if not balanced or not all(_CODE_SAFE.fullmatch(c) and c.strip() == c for c in code):
+        return inert(value)
+    text = "".join(
+        f"`{part}`" if i % 2 else _MARKUP.sub(lambda m: _ref(m[0]), part) for i, part in enumerate(parts)
+    )
+    return Inert(_BLOCK_START.sub(lambda m: m[0][:-1] + _ref(m[0][-1]), text))
+
+
 def inert_paragraphs(value: str) -> Inert:
     """Prose that is Markdown by design (a benchmark description), shown as plain text: each
     paragraph inert, the blank lines between paragraphs kept."""
-    paragraphs = (inert(p) for p in re.split(r"\n\s*\n", value))
+    paragraphs = (inert_code(p) for p in re.split(r"\n\s*\n", value))
     return Inert("\n\n".join(p for p in paragraphs if p))
 
 
@@ -111,6 +137,12 @@ def _figures(format_: Callable[..., str]) -> Callable[..., Inert]:
     return lambda *args: Inert(format_(*args))
 
 
+def _blocks(format_: Callable[[str], str]) -> Callable[[str], Inert]:
+    """A paragraph or list item of the shared notes templates: Markdown the template spells around
+    values each already made inert by a filter (``md_cell``) or formatted by benchsite."""
+    return lambda text: Inert(format_(text))
+
+
 @pass_context
 def _link(context: Context, target: str) -> Inert:
     """A relative link from this page to ``target`` (a path in the export), as mkdocs resolves it."""
@@ -126,8 +158,9 @@ def mkdocs_env() -> Environment:
     env = markdown_env().overlay(finalize=_finalize, cache_size=400)
     filters = {name: f for name, f in env.filters.items() if name != "md"}
     figures = {name: _figures(filters[name]) for name in _FIGURE_FILTERS}
-    env.filters = {**filters, **figures, "md_cell": inert, "text": inert_paragraphs}
+    env.filters = {**filters, **figures, "md_cell": inert_code, "text": inert_paragraphs}
     env.globals = {**{k: v for k, v in env.globals.items() if k != "url"}, "link": _link}
+    env.globals.update(para=_blocks(md_wrap), item=_blocks(md_item))
     return env
 
 
@@ -156,6 +189,11 @@ def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix:
     for bench in report.benchmarks:
         ctx: dict[str, Any] = {"bench": bench, "base": bench.id}
         page(f"{bench.id}/index.md", "leaderboard.md", **ctx)
+        for ranking in bench.rankings:
+            if ranking.rows:
+                sink.add(
+                    f"{bench.id}/chart-{ranking.id}.svg", svg_file(forest(ranking, f"forest-{ranking.id}"))
+                )
         page(f"{bench.id}/methodology.md", f"{bench.family}/methodology.md", **ctx)
         page(f"{bench.id}/disclosures.md", "disclosures.md", **ctx)
         for summary in bench.section.runs:

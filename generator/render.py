@@ -32,8 +32,9 @@ from pydantic import BaseModel
 from generator import __version__
 from generator.cache import Pages as RunPages
 from generator.canon import canonical_json
-from generator.charts import forest, grid
+from generator.charts import forest, grid, trend
 from generator.families.base import RunView
+from generator.history import NO_HISTORY, History
 from generator.identity import generator_digest, templates_dir
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
@@ -42,6 +43,7 @@ from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteR
 from generator.single import main_of, standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.syndication import FeedEntry
+from generator.units import basis_points, duration_ms, percent, percent_of, plain_method, points, usd_micros
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -68,6 +70,35 @@ def md_cell(value: object) -> str:
     text = _BIDI.sub("", " ".join(str(value).split()))
     text = _MD_SPECIAL.sub(r"\\\1", _GITHUB_LIVE.sub(WORD_JOINER, text))
     return text.replace("&", "&amp;").replace("$", "&#36;")
+
+
+LINE = 80
+"""Columns of a Markdown line: markdownlint's default (MD013), so release notes lint clean as written."""
+_OPENS_BLOCK = re.compile(r"^(?:[-+*>#=]|\d+[.)])")
+
+
+def md_wrap(text: str, indent: str = "", first: int = 0) -> str:
+    """Markdown prose (already escaped) broken into lines of at most ``LINE`` columns at spaces, each
+    continuation indented by ``indent`` (a list item's). ``first`` columns are taken on the first
+    line already (a list marker, a label). A word that would open a block at a line start (a list
+    marker, a quote, a heading) takes the word before it along to the next line, so wrapping never
+    changes the structure; a word longer than a line is kept whole."""
+    lines: list[list[str]] = [[]]
+    room = LINE - first
+    for word in text.split():
+        line = lines[-1]
+        if line and len(" ".join([*line, word])) > room:
+            carried = [line.pop()] if _OPENS_BLOCK.match(word) and len(line) > 1 else []
+            lines.append([*carried, word])
+            room = LINE - len(indent)
+        else:
+            line.append(word)
+    return f"\n{indent}".join(" ".join(line) for line in lines)
+
+
+def md_item(text: str) -> str:
+    """A Markdown list item of escaped text, wrapped like :func:`md_wrap`."""
+    return "- " + md_wrap(text, "  ", 2)
 
 
 def _image_as_text(
@@ -106,9 +137,13 @@ def _environment(autoescape: bool) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html)
+    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html, wrap=md_wrap)
+    env.filters.update(
+        share=percent, pts=points, bp_floor=basis_points, dur=duration_ms, usd=usd_micros, method=plain_method
+    )
+    env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
-    env.globals.update(url=_url, forest=forest, grid=grid)
+    env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     return env
 
 
@@ -134,6 +169,16 @@ def _css(accent: str = DEFAULT_ACCENT) -> tuple[Markup, str]:
         css = f":root {{ --accent: {accent}; }}\n{css}"
     digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
     return Markup(css), f"'sha256-{digest}'"  # a packaged asset, never input text
+
+
+def svg_file(svg: Markup) -> bytes:
+    """An inline chart as a file of its own (the mkdocs export's charts, the badges): the site
+    stylesheet's chart rules and colours go inside it, since no page's stylesheet reaches it."""
+    css = str(_css()[0])
+    rules = [line for line in css.splitlines() if line.startswith((":root", "svg.chart"))]
+    style = "<style>" + " ".join(rules).replace("svg.chart", "svg") + "</style>"
+    head, sep, rest = str(svg).partition(">")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + head + sep + style + rest + "\n").encode("utf-8")
 
 
 def bench_dir(bench: BenchmarkReport) -> str:
@@ -203,10 +248,11 @@ def render_site(
     sink: Sink,
     progress: Progress = SILENT,
     look: SiteLook = DEFAULT_LOOK,
+    history: History = NO_HISTORY,
 ) -> None:
-    """Every file of ``site/<version>/``, into the sink."""
+    """Every file of ``site/<version>/``, into the sink; ``history`` is what the site published before."""
     pages = Pages(sink)
-    site: dict[str, Any] = {"report": report, "look": look}
+    site: dict[str, Any] = {"report": report, "look": look, "history": history, "changes": history.changes}
     online = None if look.base_url is None else f"{look.base_url}{report.site_version}/"
     pages.html("index.html", "index.html", **site)
     progress.start("rendering run pages", sum(len(b.section.runs) for b in report.benchmarks))
@@ -354,7 +400,13 @@ def build_record(report: SiteReport, files: dict[str, str]) -> bytes:
         generator_digest=generator_digest(),
         inputs_digest=report.inputs_digest,
         benchmarks=tuple(
-            BuiltBenchmark(id=b.id, title=b.title, family=b.family, status=b.disclosures.status)
+            BuiltBenchmark(
+                id=b.id,
+                title=b.title,
+                family=b.family,
+                status=b.disclosures.status,
+                headline=b.headline.sentence,
+            )
             for b in report.benchmarks
         ),
         files=dict(sorted(files.items())),

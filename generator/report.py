@@ -14,6 +14,7 @@ from generator.families.definitions_report import DefinitionsSection
 from generator.families.points_report import PointsSection
 from generator.families.trials_report import TrialsSection
 from generator.figures import Model
+from generator.headline import Headline
 from generator.ranking import Ranking
 
 REPORT_SCHEMA_VERSION: Literal[1] = 1
@@ -104,6 +105,7 @@ class BenchmarkReport(Model):
     disclosures: Disclosures
     section: FamilySection
     rankings: tuple[Ranking, ...] = Field(description="Leaderboards with rank bands, from the section.")
+    headline: Headline = Field(description="Who leads on the primary ranking, worded by the family.")
 
 
 class SiteReport(Model):
@@ -121,6 +123,7 @@ class BuiltBenchmark(Model):
     title: str
     family: str
     status: str | None = Field(description="The contract's status line, when it has one.")
+    headline: str = Field(default="", description="The benchmark's headline (empty from older generators).")
 
 
 class BuildRecord(Model):

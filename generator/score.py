@@ -317,10 +317,12 @@ def score_benchmark(
         options.counts["rendered"] += sum(in_workers(pages, render_one, keys, options.jobs))
     inputs = tuple(SealedInput(path=p, digest=d) for p, d in sorted(digests.items())
                    if p == layout.id or p.startswith(layout.id + "/"))  # fmt: skip
+    rankings = section.rankings()
     return BenchmarkReport(
         id=layout.id, title=decl.title, description=decl.description, family=decl.family,
         rubric_file=decl.rubric.file, rubric_sha256=rubric_sha, inputs=inputs,
-        run_count=len(results), disclosures=disclosures, section=section, rankings=section.rankings(),
+        run_count=len(results), disclosures=disclosures, section=section, rankings=rankings,
+        headline=section.headline(rankings),
     ), []  # fmt: skip
 
 

@@ -359,6 +359,22 @@ def _site_json(folder: Path) -> Any:
     return report.model_dump(mode="json", by_alias=True)
 
 
+def earlier_reports(
+    out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
+) -> list[tuple[str, Any]]:
+    """The versions ``out`` published before ``version`` (all of them when it is new), then a version
+    this build staged to publish first (``staged``: its name and folder), oldest first, each with
+    its report as plain JSON, or None when it cannot be read as a report of this format. A published
+    version ``version`` cites (a reveal's blind version) counts even when the site's record lacks it
+    (a build killed before its index switch), as publishing will list it."""
+    recorded = _versions(out, [], tuple(v for v in cited if v != version and (out / v).is_dir()))
+    order = recorded[: recorded.index(version)] if version in recorded else recorded
+    found = [(v, _site_json(out / v)) for v in order]
+    if staged is not None and staged[0] not in order:
+        found.append((staged[0], _site_json(staged[1])))
+    return found
+
+
 def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
     """Each version against the one published before it, oldest first; one report read at a time."""
     from generator.changes import version_changes
@@ -448,25 +464,54 @@ def _stage_index(
     parent, prefix = temp_prefix(out)
     staged: list[tuple[Path, Path]] = []
     try:
+        staged.append(_stage_badges(out, folders[order[-1]] if order else None))
         for file in index_files(look):
             temp = parent / f"{prefix}{file}"
             staged.append((temp, out / file))
             _write_new(temp, data[file])
     except OSError:
         for temp, _ in staged:
-            temp.unlink(missing_ok=True)
+            shutil.rmtree(temp, ignore_errors=True) if temp.is_dir() else temp.unlink(missing_ok=True)
         raise
     return staged
 
 
+BADGES = "badges"
+"""``site/badges/<benchmark>/<subject>.svg``: the latest version's badges, at a stable address."""
+
+
+def _stage_badges(out: Path, latest: Path | None) -> tuple[Path, Path]:
+    """The badges of the latest version (``latest``, its folder), written into a temporary folder."""
+    from generator.badges import render_badges
+
+    temp = out / f"{TEMP_PREFIX}{BADGES}"
+    shutil.rmtree(temp, ignore_errors=True)
+    temp.mkdir()
+    report = _site_json(latest) if latest is not None else None
+    for rel, data in sorted(render_badges(report).items()):
+        (temp / rel).parent.mkdir(parents=True, exist_ok=True)
+        _write_new(temp / rel, data)
+    return temp, out / BADGES
+
+
 def _switch_index(staged: list[tuple[Path, Path]]) -> None:
-    """Three renames (five with a base URL), back to back. A kill between them leaves index.html one
-    version ahead of versions.json: every entry of each is a complete version, and the next build
-    reconciles them. A sitemap or feed left from a base URL the site no longer has is removed."""
+    """Renames, back to back: the badges folder (the old one moved aside, then removed), then the
+    three files (five with a base URL). A kill between them leaves index.html one version ahead of
+    versions.json (or the badges of a newer version): every entry of each is a complete version,
+    and the next build reconciles them. A sitemap or feed left from a base URL the site no longer
+    has is removed."""
+    names = {final.name for _, final in staged}
     for temp, final in staged:
-        temp.replace(final)
-    if staged and len(staged) == len(INDEX_FILES):
-        out = staged[0][1].parent
+        if temp.is_dir():
+            old = final.parent / f"{TEMP_PREFIX}{final.name}-old"
+            if final.is_dir() and not final.is_symlink():
+                final.rename(old)
+            temp.rename(final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            temp.replace(final)
+    if staged and not names & set(ONLINE_FILES):
+        out = staged[-1][1].parent
         for name in ONLINE_FILES:
             (out / name).unlink(missing_ok=True)
 

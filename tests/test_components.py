@@ -703,9 +703,13 @@ def markdown_tables(text: str) -> list[list[list[str]]]:
 def test_every_markdown_score_has_its_three_components(site: Path) -> None:
     text = (site / "release-notes.md").read_text(encoding="utf-8")
     tables = [t for t in markdown_tables(text) if "Score" in t[0]]
-    assert len(tables) == 2  # the models, and the cells over seeds
+    assert len(tables) == 1  # the models; the cells over seeds are a list, one item per cell
+    assert {"Outcome", "Process", "Rationale"} <= set(tables[0][0])
+    cells = [line for line in text.replace("\n  ", " ").splitlines() if " seeds" in line and " · " in line]
+    assert len(cells) == 16
+    for line in cells:
+        assert all(f"{part} " in line for part in ("score", "outcome", "process", "rationale")), line
     for table in tables:
-        assert {"Outcome", "Process", "Rationale"} <= set(table[0])
         for row in table[2:]:
             assert len(row) == len(table[0])
             assert all(
@@ -713,10 +717,10 @@ def test_every_markdown_score_has_its_three_components(site: Path) -> None:
             )
     lines = [
         line
-        for line in text.splitlines()
+        for line in text.replace("\n  ", " ").splitlines()  # list items unwrapped
         if not line.startswith("|") and re.search(r"\bscore \d", line, re.I)
     ]
-    assert len(lines) == 8  # one per baseline check
+    assert len(lines) == 16 + 8  # one per cell over seeds, one per baseline check
     for line in lines:
         assert all(re.search(rf"\b{name} \d", line) for name in ("outcome", "process", "rationale")), line
 
@@ -802,7 +806,7 @@ def test_corpus_baselines_pass_violate_and_are_not_checked(site: Path) -> None:
     assert shown[("no_evidence_baseline", "JE-00")] == "not checked"
     assert shown[("no_evidence_baseline", "JE-01")] == "not checked"
     assert shown[("no_evidence_baseline", "JE-04")] == "violated"
-    notes = (site / "release-notes.md").read_text(encoding="utf-8")
+    notes = " ".join((site / "release-notes.md").read_text(encoding="utf-8").split())  # lines wrap
     assert "no\\_evidence\\_baseline on JE-01 (L1): score 0.400" in notes and "— not checked." in notes
     assert 'the contract leaves "negative" open' in notes
 
@@ -859,14 +863,14 @@ def test_without_sme_grades_the_release_notes_table_labels_rationale(ungraded: P
 
 
 def test_without_sme_grades_every_release_notes_rationale_figure_is_labelled(ungraded: Path) -> None:
-    text = (ungraded / "release-notes.md").read_text(encoding="utf-8")
+    text = (ungraded / "release-notes.md").read_text(encoding="utf-8").replace("\n  ", " ")  # unwrap items
     lines = [line for line in text.splitlines() if re.search(r"rationale \d\.\d{3}", line, re.I)]
     assert lines and all(LABEL in line for line in lines), [line for line in lines if LABEL not in line][:2]
 
 
 def test_without_sme_grades_the_rationale_pass_bar_is_labelled(ungraded: Path) -> None:
     board = leaderboard_table(ungraded)
-    column = board.column("Rationale pass bar (n/d · bp)")
+    column = board.column("Rationale pass bar")
     assert all(LABEL in c for c in column), column
 
 

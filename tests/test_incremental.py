@@ -70,8 +70,17 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     output = build(runs, tmp_path / "site", "--cache", cache)
     assert "(scored 1, reused from the run cache 52; pages rendered for 1)" in output, output
     version = output.split("\n", 1)[0].rsplit("/", 1)[1]
-    build(runs, tmp_path / "fresh", "--no-cache")
-    assert snapshot(tmp_path / "site" / version) == snapshot(tmp_path / "fresh" / version)
+    fresh = same_site_without(tmp_path / "site", version, tmp_path / "fresh")
+    build(runs, fresh, "--no-cache")
+    assert snapshot(tmp_path / "site" / version) == snapshot(fresh / version)
+
+
+def same_site_without(site: Path, version: str, copy: Path) -> Path:
+    """A copy of ``site`` without ``version``: where a fresh build of it has the same past (its pages
+    show what the site published before it)."""
+    shutil.copytree(site, copy)
+    shutil.rmtree(copy / version)
+    return copy
 
 
 @pytest.mark.slow
@@ -94,8 +103,9 @@ def test_a_new_version_links_the_unchanged_files_of_the_last_one(tmp_path: Path)
     assert len(run_files) >= 2 * (RUNS - 1), len(run_files)  # a page and a row file per unchanged run
     assert any("/runs/" in p.as_posix() for p in written)  # the changed run's files are new
     assert (new / "data" / "site.json") in written
-    build(runs, tmp_path / "fresh", "--no-cache")
-    assert snapshot(new) == snapshot(tmp_path / "fresh" / second)
+    fresh = same_site_without(site, second, tmp_path / "fresh")
+    build(runs, fresh, "--no-cache")
+    assert snapshot(new) == snapshot(fresh / second)
 
 
 @dataclass(frozen=True)
@@ -258,7 +268,8 @@ def test_a_killed_parallel_build_leaves_no_worker_and_no_lock(scaled: Path, tmp_
         time.sleep(0.05)
     assert not [w for w in workers if _alive(w)], "workers outlived their build"
     build(scaled, site, "--jobs", "2")  # the lock is free and the site is whole
-    assert {p.name[:4] for p in site.iterdir() if p.is_dir()} == {"2026", "sha-"}  # no staging left
+    versions = {p.name[:4] for p in site.iterdir() if p.is_dir() and p.name != "badges"}
+    assert versions == {"2026", "sha-"}  # no staging left
 
 
 def _children(pid: int) -> list[int]:

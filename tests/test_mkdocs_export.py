@@ -4,6 +4,7 @@ installs mkdocs), as a user's site that pastes ``nav.yml`` under ``nav:`` would.
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import posixpath
 import re
@@ -30,6 +31,7 @@ HOSTILE = (
 )
 NEEDLES = ("onerror=", "onload=", 'href="javascript:', "<script>alert", "<svg", "<img", "<strong>bold")
 LINK = re.compile(r"\]\(([^)]*)\)")
+OWN_CHART = re.compile(r'<img alt="[^"<>]*" src="chart-[a-z0-9._-]+\.svg" />')
 
 
 class DictSink:
@@ -139,7 +141,8 @@ def test_every_page_is_in_the_nav_and_in_the_built_site(built: Built) -> None:
     for bench in built.report.benchmarks:
         pages |= {f"{bench.id}/{name}" for name in ("index.md", "methodology.md", "disclosures.md")}
         pages |= {f"{bench.id}/runs/{run.id}.md" for run in bench.section.runs}
-    assert set(built.files) == pages | {"nav.yml"}
+    charts = {f"{b.id}/chart-{r.id}.svg" for b in built.report.benchmarks for r in b.rankings if r.rows}
+    assert set(built.files) == pages | charts | {"nav.yml"}
     listed = nav_paths(yaml.safe_load(built.files["nav.yml"].decode("utf-8")))
     assert sorted(listed) == sorted(f"{PREFIX}/{page}" for page in pages)
     for page in pages:
@@ -151,7 +154,7 @@ def test_links_are_relative_md_links_that_resolve(built: Built) -> None:
     for path, data in built.files.items():
         for target in LINK.findall(data.decode("utf-8")):
             assert "://" not in target and not target.startswith("/"), f"{path}: {target}"
-            assert target.endswith(".md"), f"{path}: {target}"
+            assert target.endswith((".md", ".svg")), f"{path}: {target}"
             assert posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) in built.files
             seen += 1
     assert seen > 50
@@ -164,17 +167,15 @@ def test_leaderboard_and_run_figures_equal_the_json(built: Built) -> None:
     cells = [c for t in tables_of(built_html(built.site, "agent-dx/index.md")) for r in t for c in r]
     for row in bench["section"]["leaderboard"]:
         rate = row["ready_rate"]
-        bp = rate["basis_points"]
-        figures = (
-            f"{rate['numerator']}/{rate['denominator']}",
-            f"{bp} bp ({bp // 100}.{bp % 100:02d}%)",
-            f"[{rate['interval']['low']:.3f}, {rate['interval']['high']:.3f}]",
-        )
+        n, d = rate["numerator"], rate["denominator"]
+        hundredths = (20000 * n // d + 1) // 2  # half up, an oracle apart from generator.units
+        low, high = (f"{100 * rate['interval'][k]:.1f}%" for k in ("low", "high"))
+        figures = (f"{hundredths // 100}.{hundredths % 100:02d}% ({n}/{d})", f"{low}–{high}")
         for figure in figures:
             assert figure in notes and figure in cells, figure
     index = built.files["index.md"].decode("utf-8")
     for b in data["benchmarks"]:
-        row = rf"\| {re.escape(b['id'])} \| {b['family']} \| .* \| {b['run_count']} \|$"
+        row = rf"\| \[.*\]\({re.escape(b['id'])}/index\.md\) \| .* \| {b['run_count']} \|$"
         assert re.search(row, index, re.M), b["id"]
     for run in bench["section"]["runs"]:
         page = built.files[f"agent-dx/runs/{run['id']}.md"].decode("utf-8")
@@ -216,7 +217,7 @@ def test_hostile_text_is_inert_in_the_built_site(corpus: Path, tmp_path: Path) -
     assert "WARNING" not in built.output, built.output
     pages = sorted(built.site.rglob("*.html"))
     for page in pages:
-        html = page.read_text(encoding="utf-8").lower()
+        html = OWN_CHART.sub("", page.read_text(encoding="utf-8").lower())  # benchsite's own charts
         for needle in (*NEEDLES, "<iframe"):
             assert needle not in html, f"{page}: {needle}"
     assert_table_columns(built.files)
@@ -260,3 +261,37 @@ def test_nothing_under_generator_imports_mkdocs() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
     assert done.stdout.strip() == "[]"
+
+
+def test_leaderboards_and_index_open_with_the_headline_and_show_charts(built: Built) -> None:
+    from xml.etree import ElementTree
+
+    def text(page: str) -> str:
+        return html.unescape(" ".join(built_html(built.site, page).read_text(encoding="utf-8").split()))
+
+    index = text("index.md")
+    for bench in built.report.benchmarks:
+        page = text(f"{bench.id}/index.md")
+        assert bench.headline.sentence in page and bench.headline.sentence in index, bench.id
+        for ranking in bench.rankings:
+            svg = built.files[f"{bench.id}/chart-{ranking.id}.svg"]
+            root = ElementTree.fromstring(svg)  # a well-formed file of its own
+            assert root.tag.endswith("svg") and b"<style>" in svg and b"var(--accent)" in svg
+            assert f'src="chart-{ranking.id}.svg"' in page  # shown on the leaderboard, in mkdocs' HTML
+
+
+def test_code_spans_of_the_inputs_show_as_code() -> None:
+    from generator.mkdocs_export import inert_code
+
+    assert (
+        inert_code("the frozen `agent-dx-score-contract` here") == "the frozen `agent-dx-score-contract` here"
+    )
+    assert inert_code("`a` and `b<c>`") == "`a` and `b<c>`"
+    for unsafe in ("odd ` one", "`{{ x }}`", "`a|b`", "` a`", "`$x$`", "``"):
+        assert "`" not in inert_code(unsafe), unsafe  # all inert: the backticks become entities
+    assert inert_code("- `x`").startswith("&#45;")  # no list at a line start
+
+
+def test_description_code_span_renders_as_code(built: Built) -> None:
+    page = built_html(built.site, "agent-dx/index.md").read_text(encoding="utf-8")
+    assert "<code>agent-dx-score-contract</code>" in page

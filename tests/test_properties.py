@@ -791,10 +791,13 @@ def shown(row: dict[str, Any], kind: str) -> list[str]:
     if kind == "mean":
         return [f"{fmt3(row['estimate'])} ± {fmt3(row['sd'])} (n = {row['denominator']})"]
     interval = row["interval"]
-    return [
-        f"{row['numerator']}/{row['denominator']}",
-        f"[{fmt3(interval['low'])}, {fmt3(interval['high'])}]",
-    ]
+    n, d = row["numerator"], row["denominator"]
+    hundredths = (20000 * n // d + 1) // 2  # a percentage rounded half up, beside the exact n/d
+    low, high = (
+        (Decimal(repr(interval[k])) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        for k in ("low", "high")
+    )
+    return [f"{hundredths // 100}.{hundredths % 100:02d}% ({n}/{d})", f"{low}%–{high}%"]
 
 
 def row_shows(cells: list[str], row: dict[str, Any], kind: str, subject: str, title: str | None) -> bool:

@@ -80,13 +80,22 @@ def desc_line(row: dict[str, Any]) -> str:
     if row["estimate"] is None:
         return f"{row['subject']}: no measurement"
     interval = row["interval"]
+    n, d = row["numerator"], row["denominator"]
+    rate = n is not None  # a rate is shown in percent, one decimal, rounded half up
+    value = pct1 if rate else fmt3
     spread = (
         "no interval"
         if interval is None
-        else f"95% interval {fmt3(interval['low'])} to {fmt3(interval['high'])}"
+        else f"95% interval {value(interval['low'])} to {value(interval['high'])}"
     )
     shown = band(row) if row["rank_best"] is None else f"rank {band(row)}"
-    return f"{row['subject']}: {fmt3(row['estimate'])}, {spread}, {shown}"
+    figure = f"{(2000 * n // d + 1) // 2 / 10:.1f}% ({n}/{d})" if rate else fmt3(row["estimate"])
+    return f"{row['subject']}: {figure}, {spread}, {shown}"
+
+
+def pct1(value: float) -> str:
+    """A share as a percentage with one decimal, half up from its shortest decimal spelling."""
+    return f"{(Decimal(repr(value)) * 100).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
 
 
 @dataclass
@@ -330,7 +339,7 @@ def test_forest_desc_names_every_subject_with_its_estimate_rounded_half_up() -> 
     doc.feed(svg)
     rows = [r.model_dump(mode="json") for r in ranking.rows]
     assert doc.named["chart-x-d"] == "; ".join(desc_line(r) for r in rows) + "."
-    assert "s-1: 0.813, " in doc.named["chart-x-d"]  # 0.8125 half up, where format(…, ".3f") gives 0.812
+    assert "s-1: 81.3% (13/16), " in doc.named["chart-x-d"]  # 81.25 half up
     assert doc.named["chart-x-d"].endswith("s-3: no measurement.")
     assert doc.named["chart-x-t"] == "Ready: Ready / attempts, with 95% intervals"
 
@@ -446,7 +455,8 @@ def test_forest_plot_desc_gives_each_subject_its_estimate_and_band(example: Buil
             assert desc == "; ".join(desc_line(row) for row in ranking["rows"]) + "."
             for row in ranking["rows"]:
                 assert row["subject"] in desc
-                assert row["estimate"] is None or fmt3(row["estimate"]) in desc
+                shown = fmt3 if row["numerator"] is None else pct1  # a rate reads in percent
+                assert row["estimate"] is None or shown(row["estimate"]) in desc
 
 
 def test_release_notes_show_each_subjects_band(example: Built) -> None:
@@ -656,12 +666,18 @@ def test_changes_list_the_resealed_folder_and_the_changed_figure(changed: Change
     assert bench["rubric_changed"] is False and bench["revealed"] is None
     old, new = ready_row(changed.out, "v1"), ready_row(changed.out, "v2")
     assert (new["numerator"], new["denominator"]) == (old["numerator"] - 1, old["denominator"])
-    assert bench["figures"] == [{
+    moved = {f["subject"]: f for f in bench["figures"]}
+    assert moved["subject-a3f1"] == {
         "ranking": "ready-rate", "subject": "subject-a3f1",
         "before": f"{old['numerator']}/{old['denominator']}",
         "after": f"{new['numerator']}/{new['denominator']}",
         "estimate_before": old["estimate"], "estimate_after": new["estimate"],
-    }]  # fmt: skip
+        "band_before": "1", "band_after": "1–2",
+    }  # fmt: skip
+    # the others' figures stay; a rank band moved because the leader's interval now overlaps theirs
+    for subject, change in moved.items():
+        if subject != "subject-a3f1":
+            assert change["before"] == change["after"] and change["band_before"] != change["band_after"]
 
 
 def test_versions_index_shows_the_figure_change(changed: Changed) -> None:

@@ -89,7 +89,7 @@ def test_pages_load_nothing_external_and_run_no_script(site: Path) -> None:
 def test_every_version_page_carries_the_rubric_status(site: Path) -> None:
     for path in html_pages(site / "v1" / "b" / "agent-dx"):
         assert STATUS in "".join(parse(path).text), path
-    assert STATUS in (site / "v1" / "release-notes.md").read_text()
+    assert STATUS in " ".join((site / "v1" / "release-notes.md").read_text().split())  # lines wrap
 
 
 def test_disclosures_page_has_every_section_and_the_limitations_verbatim(site: Path) -> None:
@@ -109,12 +109,14 @@ def test_leaderboard_figures_equal_the_json(site: Path) -> None:
     notes = (site / "v1" / "release-notes.md").read_text()
     for row in data["section"]["leaderboard"]:
         rate = row["ready_rate"]
-        fraction = f"{rate['numerator']}/{rate['denominator']}"
-        bp = rate["basis_points"]
-        percent = f"{bp // 100}.{bp % 100:02d}%"
-        interval = f"[{rate['interval']['low']:.3f}, {rate['interval']['high']:.3f}]"
+        fraction = f"({rate['numerator']}/{rate['denominator']})"
+        # A reader's percentage: rounded half up from the exact fraction (the JSON's floor
+        # basis points can read one hundredth lower: 8/11 is 7272 bp and 72.73%).
+        hundredths = (20000 * rate["numerator"] // rate["denominator"] + 1) // 2
+        percent = f"{hundredths // 100}.{hundredths % 100:02d}% {fraction}"
+        low, high = (f"{100 * rate['interval'][k]:.1f}%" for k in ("low", "high"))
         for surface in (text, notes):
-            assert fraction in surface and percent in surface and interval in surface
+            assert percent in surface and f"{low}–{high}" in surface
         assert f"{row['mean_deterministic']['value']:.2f}" in text
 
 
@@ -134,3 +136,23 @@ def test_versions_index_links_the_version(site: Path) -> None:
     page = parse(site / "index.html")
     assert "v1/index.html" in page.links
     assert posixpath.normpath("v1/index.html") in [posixpath.normpath(x) for x in page.links]
+
+
+def test_every_leaderboard_and_the_version_index_open_with_the_headline(site: Path) -> None:
+    report = json.loads((site / "v1" / "data" / "site.json").read_text())
+    index_html = (site / "v1" / "index.html").read_text(encoding="utf-8")
+    index = " ".join("".join(parse(site / "v1" / "index.html").text).split())
+    assert "Rubric status" not in index and STATUS not in index  # on the benchmark's pages instead
+    for bench in report["benchmarks"]:
+        sentence = bench["headline"]["sentence"]
+        assert sentence in index
+        path = site / "v1" / "b" / bench["id"] / "index.html"
+        raw = path.read_text(encoding="utf-8")
+        text = " ".join("".join(parse(path).text).split())
+        assert sentence in text
+        assert raw.index('<section class="headline"') < raw.index("<h2"), bench["id"]  # it opens the page
+        for label, value in bench["headline"]["facts"]:
+            assert f"{label} {value}" in " ".join(text.split()), label
+    assert "P-A (Northwind Builder) leads on autonomous success with 73% (8 of 11)" in index
+    assert "the data cannot separate the four providers at this n." in index
+    assert index_html.count("<tr>") == len(report["benchmarks"]) + 1

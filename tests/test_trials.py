@@ -829,31 +829,42 @@ def test_every_surface_shows_the_integers_of_site_json(built: Path, version: str
     for entry in scores["leaderboard"]:
         label, figures = entry["provider"], entry["metrics"]
         found = re.search(rf'<tr id="provider-{label}">(.*?)</tr>', leaderboard, re.S)
-        note = re.search(rf"^\| [0-9–]+ \| {label}[ |].*$", notes, re.M)
+        note = re.search(rf"^\| [0-9–]+ \| {label}[ |].* bp \|.*$", notes, re.M)  # its own table
         assert found is not None and note is not None, label
         cells, line = found.group(1), note.group(0)
+        items = " ".join(notes.split())
         success = figures["success"]
         n, d, bp = success["numerator"], success["denominator"], success["basis_points"]
-        assert f"{n}/{d} · {bp} bp ({bp // 100}.{bp % 100:02d}%)" in cells
-        assert f"| {n}/{d} | {bp} bp ({bp // 100}.{bp % 100:02d}%) |" in line
+        assert f'{percent(n, d)} <span class="muted">({n}/{d})</span>' in cells
+        assert f"published: {bp} bp (floor of 10000·n/d)" in cells  # the rubric's integer, labelled
+        assert f"| {percent(n, d)} ({n}/{d}) | {bp} bp |" in line
         for name in RATES[1:]:
             rate = figures[name]
-            assert f"{rate['numerator']}/{rate['denominator']} · {rate['basis_points']} bp" in cells
-            assert f"| {rate['numerator']}/{rate['denominator']} · {rate['basis_points']} bp" in line
-        interval = f"[{success['interval']['low']:.3f}, {success['interval']['high']:.3f}]"
-        assert interval in cells and interval in line
+            k, m = rate["numerator"], rate["denominator"]
+            assert (
+                f'title="{k}/{m} = {rate["basis_points"]} bp (floor of 10000·n/d)">{percent(k, m)}</span>'
+                in cells
+            )
+            assert f"{percent(k, m)} ({k}/{m})" in items
+        interval = f"[{success['interval']['low']}, {success['interval']['high']}]"  # exact, in the title
+        assert f'title="{interval}"' in cells
         cost = figures["median_measured_cost_usd_micros"]
-        assert (
-            f"{cost} (measured {figures['cost_measured']}, unavailable {figures['cost_unavailable']})" in line
-        )
-        elapsed = f"{figures['median_elapsed_ms']} / {figures['p95_elapsed_ms']}"
-        assert elapsed in cells and elapsed in line
+        assert f'title="{cost} USD micros"' in cells
+        assert f"(measured {figures['cost_measured']}, unavailable {figures['cost_unavailable']})" in items
+        elapsed = f"{figures['median_elapsed_ms']} ms / {figures['p95_elapsed_ms']} ms"
+        assert f'title="{elapsed}"' in cells
     expected = {"P-A": (8, 7272), "P-B": (1, 909), "P-C": (1, 909), "P-D": (4, 3636)}
     assert {
         e["provider"]: (e["metrics"]["success"]["numerator"], e["metrics"]["success"]["basis_points"])
         for e in scores["leaderboard"]
     } == expected
     assert [e["provider"] for e in scores["leaderboard"]] == ["P-A", "P-D", "P-B", "P-C"]
+
+
+def percent(n: int, d: int) -> str:
+    """n/d as a percentage with two decimals, rounded half up (an oracle apart from generator.units)."""
+    hundredths = (20000 * n // d + 1) // 2
+    return f"{hundredths // 100}.{hundredths % 100:02d}%"
 
 
 # --- the Markdown report carries the secondary metrics and the blind record too --------------

@@ -8,6 +8,8 @@ from pydantic import Field
 
 from generator.families.components_models import ComponentsContract, FocusCriterion, Task
 from generator.figures import Model, Rate, SectionDefaults
+from generator.headline import Headline, Wording, lead_headline
+from generator.numbers import fmt_number
 from generator.ranking import Breakdown, Ranking, mean_ranking
 
 
@@ -188,6 +190,21 @@ class ComponentsSection(SectionDefaults):
                 "score", "Mean weighted score", "Mean episode score (outcome, process, rationale)", entries
             ),
         )
+
+    def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
+        """Who leads on the mean weighted episode score (its three components are shown beside it)."""
+        label = "" if self.agreement.measured else " (judge agreement not measured)"
+        details = {
+            row.subject: "outcome {}, process {}, rationale {}{}".format(
+                *(
+                    fmt_number(m.mean, 2)
+                    for m in (row.spreads.outcome, row.spreads.process, row.spreads.rationale)
+                ),
+                label,
+            )
+            for row in self.leaderboard
+        }
+        return lead_headline(rankings[0], Wording("model", "models", "mean weighted score", details=details))
 
     def breakdown(self) -> Breakdown | None:
         series = (("Outcome", 1.0), ("Process", 1.0), ("Rationale", 1.0), ("Score", 1.0))

@@ -121,7 +121,7 @@ INTERPRETATIONS = (
     Interpretation(
         id="definitions-floor-bar",
         text="each check admitted with its own chance floor",
-        reading="benchsite derives every floor's bar from its kind and declared parameters (scipy's "
+        reading="benchsite derives every floor's bar from its kind and declared parameters (the "
         "hypergeometric and exact binomial interval) and refuses a declared bar that differs by more "
         "than 1e-9; a not-derivable floor has no bar and no test.",
     ),

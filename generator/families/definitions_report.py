@@ -8,6 +8,7 @@ from pydantic import Field
 
 from generator.families.definitions_models import Correction, Definition
 from generator.figures import Interval, Model, SectionDefaults
+from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
 from generator.stats import rate
 
@@ -171,6 +172,14 @@ class DefinitionsSection(SectionDefaults):
                 )
             )
         return tuple(result)
+
+    def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
+        """Who leads on the definition's first check (its declared primary), in cases passed."""
+        if not rankings:
+            return lead_headline(None, Wording("arm", "arms", "cases passed"))
+        return lead_headline(
+            rankings[0], Wording("arm", "arms", f"cases passed on check {rankings[0].title}")
+        )
 
     def breakdown(self) -> Breakdown | None:
         rule = self.definition.paired_collapse

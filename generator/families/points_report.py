@@ -9,6 +9,7 @@ from pydantic import Field
 from generator.families.points_models import Outcome, PointsContract, PointsTask
 from generator.families.points_spec import PointsSpec
 from generator.figures import Mean, Model, Rate, SectionDefaults
+from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
 
 DimensionState = Literal["scored", "inconclusive", "unavailable", "not executed"]
@@ -138,6 +139,10 @@ class PointsSection(SectionDefaults):
     def rankings(self) -> tuple[Ranking, ...]:
         entries = [(row.subject, row.ready_rate) for row in self.leaderboard]
         return (rate_ranking("ready-rate", "Ready rate", "Ready / valid attempts", entries),)
+
+    def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
+        """Who leads on the Ready rate over valid attempts."""
+        return lead_headline(rankings[0], Wording("subject", "subjects", "Ready rate"))
 
     def breakdown(self) -> Breakdown | None:
         if not self.leaderboard:

@@ -9,6 +9,7 @@ from pydantic import Field
 from generator.canon import canonical_json
 from generator.families.trials_models import TrialsContract
 from generator.figures import Model, Rate
+from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
 
 
@@ -130,6 +131,13 @@ class TrialsSection(Model):
         entries = [(row.provider, row.metrics.success) for row in self.scores.leaderboard]
         figure = "Autonomous successes / planned trials"
         return (rate_ranking("autonomous-success", "Autonomous success rate", figure, entries),)
+
+    def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
+        """Who leads on autonomous success, under blind labels until a reveal names them."""
+        names = (
+            {} if self.reveal is None else {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
+        )
+        return lead_headline(rankings[0], Wording("provider", "providers", "autonomous success", names))
 
     def breakdown(self) -> Breakdown | None:
         names = ("build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention", "success")

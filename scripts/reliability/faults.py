@@ -46,7 +46,7 @@ from click.testing import CliRunner, Result
 from generator.changes import VersionsIndex
 from generator.cli import main as benchsite
 from generator.errors import EXIT_USAGE
-from generator.write import LOCK_NAME, TEMP_PREFIX, VERSIONS, temp_prefix
+from generator.write import BADGES, LOCK_NAME, TEMP_PREFIX, VERSIONS, temp_prefix
 
 CORPUS = Path(__file__).resolve().parents[2] / "runs"
 PREVIOUS, NEXT, PAIR = "prev", "next", ("a", "b")
@@ -147,8 +147,10 @@ class Lab:
     runs: Path
     template: Path
     """A site holding version ``prev`` only."""
-    refs: dict[str, dict[str, bytes]]
-    """Version → its files as a separate reference build wrote them."""
+    refs: dict[str, list[dict[str, bytes]]]
+    """Version → its files as reference builds wrote them, in the template's site: a version's pages
+    show what the site published before it (its history, what changed), so each order two versions
+    can be published in has its own reference."""
     complete: dict[str, bytes]
     """The template after an uninterrupted build of ``next`` (what every recovery must leave)."""
     full_seconds: float
@@ -190,12 +192,18 @@ def prepare(scratch: Path, corpus: Path = CORPUS) -> Lab:
     shutil.copytree(corpus, runs)
     shutil.copytree(corpus, earlier)
     shutil.rmtree(earlier / sorted(p.name for p in earlier.iterdir())[-1])
-    template, reference = scratch / "template", scratch / "reference"
+    template = scratch / "template"
     _build(earlier, template, PREVIOUS)
-    for version in (NEXT, *PAIR):
-        _build(runs, reference, version)
-    refs = {p.name: snapshot(p) for p in reference.iterdir() if p.is_dir() and not p.name.startswith(".")}
-    refs[PREVIOUS] = snapshot(template / PREVIOUS)
+    refs: dict[str, list[dict[str, bytes]]] = {PREVIOUS: [snapshot(template / PREVIOUS)]}
+    for order in ((NEXT,), PAIR, PAIR[::-1]):
+        reference = scratch / f"reference-{'-'.join(order)}"
+        shutil.copytree(template, reference)
+        for version in order:
+            _build(runs, reference, version)
+        for folder in _version_folders(reference):
+            found = refs.setdefault(folder.name, [])
+            if (files := snapshot(folder)) not in found:
+                found.append(files)
     lab = Lab(scratch, runs, template, refs, {}, 0.0, ())
     out, log = lab.fresh_site("timed"), scratch / "timed.log"
     started = time.monotonic()
@@ -280,17 +288,22 @@ def _index_ahead(listed: tuple[str, ...], indexed: tuple[str, ...], partial: lis
     return not partial and len(indexed) > len(listed) and indexed[: len(listed)] == listed
 
 
-def inspect_site(out: Path, refs: dict[str, dict[str, bytes]]) -> SiteState:
-    entries = sorted(out.iterdir())
-    present = tuple(p.name for p in entries if p.is_dir() and not p.name.startswith("."))
+def _version_folders(out: Path) -> list[Path]:
+    """The folders of a site that hold versions: not hidden ones, not the site-level badges."""
+    return [
+        p for p in sorted(out.iterdir()) if p.is_dir() and not p.name.startswith(".") and p.name != BADGES
+    ]
+
+
+def inspect_site(out: Path, refs: dict[str, list[dict[str, bytes]]]) -> SiteState:
+    present = tuple(p.name for p in _version_folders(out))
     staging = tuple(leftovers(out))
     partial = [f"{v}/: not a version of any reference build" for v in present if v not in refs]
     for version in (v for v in present if v in refs):
         files = snapshot(out / version)
-        if files != refs[version]:
-            wrong = sorted(
-                k for k in files.keys() | refs[version].keys() if files.get(k) != refs[version].get(k)
-            )
+        if files not in refs[version]:
+            ref = refs[version][0]
+            wrong = sorted(k for k in files.keys() | ref.keys() if files.get(k) != ref.get(k))
             partial.append(f"{version}/: {len(wrong)} file(s) differ from its reference build: {wrong[:3]}")
     listed, indexed = _listed(out), _indexed(out)
     partial += [problem for problem in (listed, indexed) if isinstance(problem, str)]

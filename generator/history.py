@@ -1,0 +1,117 @@
+"""A version's past: the versions this site published before it, as this version's pages show them.
+
+What changed since the previous version (``changes``) and each subject's primary figure across the
+versions (a small chart on the leaderboard). Read from the earlier versions' own ``data/site.json``
+when a version is built: a published version is immutable, so what came before it never changes
+afterwards, and a rebuild of the same version in the same site says the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import Field
+
+from generator.changes import VersionChanges, version_changes
+from generator.figures import Model
+from generator.report import SiteReport
+
+
+class Point(Model):
+    """One subject's primary figure in one version."""
+
+    version: str
+    estimate: float | None = Field(description="None when the subject had no measurement then.")
+    numerator: int | None
+    denominator: int
+
+
+class Series(Model):
+    """One subject of one benchmark's primary ranking, oldest version first (this version last)."""
+
+    benchmark: str
+    ranking: str
+    kind: str = Field(description="'rate' or 'mean', as the ranking's kind.")
+    scale: tuple[float, float]
+    subject: str
+    points: tuple[Point, ...]
+
+
+class History(Model):
+    changes: VersionChanges | None = Field(description="Against the version published before; None if first.")
+    series: tuple[Series, ...] = Field(description="Only subjects present in this version.")
+
+    def trends(self, benchmark: str) -> tuple[Series, ...]:
+        """The benchmark's subjects that appear in at least two versions, in the ranking's order."""
+        return tuple(s for s in self.series if s.benchmark == benchmark and len(s.points) >= 2)
+
+
+NO_HISTORY = History(changes=None, series=())
+
+
+def _primary(bench: dict[str, Any]) -> dict[str, Any] | None:
+    """The ranking a benchmark's headline reads (its first one for reports without a headline)."""
+    rankings = bench.get("rankings") or []
+    wanted = (bench.get("headline") or {}).get("ranking")
+    return next((r for r in rankings if r.get("id") == wanted), rankings[0] if rankings else None)
+
+
+def _points(version: str, report: dict[str, Any]) -> dict[tuple[str, str, str], Point]:
+    found = {}
+    for bench in report.get("benchmarks", []):
+        ranking = _primary(bench)
+        if ranking is None:
+            continue
+        for row in ranking["rows"]:
+            point = Point(
+                version=version,
+                estimate=row["estimate"],
+                numerator=row["numerator"],
+                denominator=row["denominator"],
+            )
+            found[(bench["id"], ranking["id"], row["subject"])] = point
+    return found
+
+
+def site_history(report: SiteReport, earlier: Sequence[tuple[str, Any]]) -> History:
+    """``report``'s history from ``earlier`` (version, its site.json as read through the report model,
+    or None when it could not be read), oldest first."""
+    if not earlier:
+        return NO_HISTORY
+    current = report.model_dump(mode="json", by_alias=True)
+    previous, before = earlier[-1]
+    changes = version_changes(report.site_version, previous, before, current)
+    past = []
+    for version, data in earlier:
+        try:
+            past.append(_points(version, data) if data is not None else {})
+        except (KeyError, TypeError, AttributeError, ValueError):
+            past.append({})  # another report format: that version adds no point
+    series = []
+    for bench in report.benchmarks:
+        ranking = next((r for r in bench.rankings if r.id == bench.headline.ranking), None)
+        if ranking is None:
+            continue
+        for row in ranking.rows:
+            key = (bench.id, ranking.id, row.subject)
+            points = [p[key] for p in past if key in p]
+            points.append(
+                Point(
+                    version=report.site_version,
+                    estimate=row.estimate,
+                    numerator=row.numerator,
+                    denominator=row.denominator,
+                )
+            )
+            series.append(
+                Series(
+                    benchmark=bench.id,
+                    ranking=ranking.id,
+                    kind=ranking.kind,
+                    scale=ranking.scale,
+                    subject=row.subject,
+                    points=tuple(points),
+                )
+            )
+    return History(changes=changes, series=tuple(series))

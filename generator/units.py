@@ -1,0 +1,97 @@
+"""Figures in the units a person reads: percentages, seconds and minutes, dollars.
+
+The exact integers the rubrics publish (basis points, USD micros, milliseconds) stay in the JSON and
+CSV files and in each cell's ``title``; these functions only say the same value in a human unit.
+Every rounding here is half up on the exact value (a fraction, never a binary float's
+approximation), so 8/11 = 72.7272…% reads 72.73%, where the rubric's own floor says 7272 bp.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from fractions import Fraction
+
+MISSING = "—"
+
+
+def _half_up(value: Fraction, digits: int) -> Decimal:
+    """``value`` (not negative) rounded half up to ``digits`` decimals, computed exactly."""
+    scaled = value * 10**digits
+    whole, rest = divmod(scaled.numerator, scaled.denominator)
+    return Decimal(whole + (2 * rest >= scaled.denominator)).scaleb(-digits)
+
+
+def percent_of(numerator: int, denominator: int, digits: int = 2) -> str:
+    """n/d as a percentage rounded half up (8/11 → '72.73%'); '—' when d is 0."""
+    if denominator <= 0:
+        return MISSING
+    return f"{_half_up(Fraction(100 * numerator, denominator), digits)}%"
+
+
+def percent(value: float | None, digits: int = 2) -> str:
+    """A share in [0, 1] (an interval bound, an estimate) as a percentage, half up from its shortest
+    decimal spelling (0.72725 → '72.73%')."""
+    if value is None:
+        return MISSING
+    return f"{_half_up(Fraction(Decimal(repr(value))) * 100, digits)}%"
+
+
+def points(value: float | None, digits: int = 1) -> str:
+    """A difference of two shares in percentage points, signed when negative ('36.4 points')."""
+    if value is None:
+        return MISSING
+    sign, size = ("−", -value) if value < 0 else ("", value)
+    return f"{sign}{_half_up(Fraction(Decimal(repr(size))) * 100, digits)} points"
+
+
+def rate_words(numerator: int, denominator: int, digits: int = 0) -> str:
+    """A rate for a sentence: '73% (8 of 11)'; 'no result (0 of 0)' when d is 0."""
+    if denominator <= 0:
+        return "no result (0 of 0)"
+    return f"{percent_of(numerator, denominator, digits)} ({numerator} of {denominator})"
+
+
+def basis_points(value: int | None) -> str:
+    """A rubric's published integer, labelled as what it is: '7272 bp (floor of 10000·n/d)'."""
+    return MISSING if value is None else f"{value} bp (floor of 10000·n/d)"
+
+
+def duration_ms(value: int | None) -> str:
+    """Milliseconds as a person reads them: '850 ms', '38.6 s', '6 min 26 s', '1 h 4 min'."""
+    if value is None:
+        return MISSING
+    if value < 1000:
+        return f"{value} ms"
+    if value < 59_950:  # below this, one decimal of seconds never rounds up to a minute
+        return f"{_half_up(Fraction(value, 1000), 1)} s"
+    seconds = int(_half_up(Fraction(value, 1000), 0))
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    minutes = int(_half_up(Fraction(seconds, 60), 0))
+    return f"{minutes // 60} h {minutes % 60} min"
+
+
+def usd_micros(value: int | None) -> str:
+    """USD micros as dollars: cents from one cent up ('$0.56', '$1,234.50'); below a cent, two
+    significant digits ('$0.0012'), so a small cost never reads as $0.00; '$0' for zero."""
+    if value is None:
+        return MISSING
+    sign, size = ("-", -value) if value < 0 else ("", value)
+    if size == 0:
+        return "$0"
+    dollars = Fraction(size, 1_000_000)
+    if size >= 10_000:
+        return f"{sign}${_half_up(dollars, 2):,}"
+    digits = 8 - len(str(size))  # the zeros after the point, then two significant digits
+    return f"{sign}${_half_up(dollars, digits)}"
+
+
+_IMPLEMENTATION = re.compile(r"\s*\((?:scipy|numpy)\.[^()]*\)|\s*\(scipy's [^()]*\)")
+
+
+def plain_method(text: str | None) -> str:
+    """A method as a reader needs it: the test and its sidedness, without the library function that
+    computed it ('Fisher's exact test, two-sided (scipy.stats.fisher_exact)' → 'Fisher's exact test,
+    two-sided'). The JSON keeps the full text for an auditor."""
+    return "" if text is None else _IMPLEMENTATION.sub("", text)
