@@ -23,6 +23,8 @@ class Cell:
     """``th`` or ``td``."""
     text: str = ""
     """Every text inside the cell, as written (entities decoded)."""
+    label: str | None = None
+    """Its ``data-label``: the column heading a phone shows before it when the table is cards."""
 
 
 @dataclass
@@ -33,6 +35,8 @@ class Row:
 
 @dataclass
 class Table:
+    cards: bool = False
+    """Classed ``cards``: each row a block, each cell headed by its ``data-label``, on a phone."""
     all_rows: list[Row] = field(default_factory=list)
 
     @property
@@ -65,13 +69,13 @@ class Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
-            self.tables.append(Table())
+            self.tables.append(Table("cards" in (dict(attrs).get("class") or "").split()))
         elif tag == "tr":
             if not self.tables:
                 self.tables.append(Table())
             self.tables[-1].all_rows.append(Row(dict(attrs).get("id")))
         elif tag in ("th", "td") and self.tables and self.tables[-1].all_rows:
-            self._cell = Cell(tag)
+            self._cell = Cell(tag, label=dict(attrs).get("data-label"))
             self.tables[-1].all_rows[-1].cells.append(self._cell)
 
     def handle_endtag(self, tag: str) -> None:

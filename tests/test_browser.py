@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
@@ -119,7 +119,8 @@ LAYOUT_JS = """() => {
 }"""
 
 # What a reader at one width sees: the layout above, each scroll box that scrolls (its first class and
-# how much wider its content is), and every link in the header or footer shorter than 24 px (WCAG 2.5.8).
+# how much wider its content is), every link in the header or footer shorter than 24 px (WCAG 2.5.8),
+# and the widths of the page's first table box (a leaderboard's main table, a run page's rows).
 FIT_JS = (
     """() => {
   const layout = ("""
@@ -131,7 +132,9 @@ FIT_JS = (
   const small = Array.from(document.querySelectorAll('header a, footer a, details summary'))
     .filter(e => e.getBoundingClientRect().height > 0 && e.getBoundingClientRect().height < 24)
     .map(e => `${e.textContent.trim().slice(0, 30)} (${e.getBoundingClientRect().height.toFixed(1)}px)`);
-  return {...layout, scrolling, small};
+  const box = document.querySelector('main .table-wrap');
+  const first = box && {scroll: box.scrollWidth, client: box.clientWidth};
+  return {...layout, scrolling, small, first};
 }"""
 )
 WIDTHS = (1280, 390)
@@ -408,12 +411,14 @@ def test_screenshots_of_the_newest_version(site: Path, tab: Tab) -> None:
         assert data.startswith(PNG_SIGNATURE) and len(data) > 1000, target
 
 
-def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser) -> None:
+def _axe_problems(
+    site: Path, browser: Browser, paths: list[Path], viewport: ViewportSize
+) -> dict[str, list[str]]:
+    """Per page, axe's serious and critical violations, two pages audited at once."""
     # The pages' CSP forbids every script, axe included: bypass it for these contexts only. axe is
     # injected into every page as it loads (an init script: sending 650 kB per page costs seconds).
-    contexts = [browser.new_context(viewport=VIEWPORT, bypass_csp=True) for _ in range(AXE_WORKERS)]
+    contexts = [browser.new_context(viewport=viewport, bypass_csp=True) for _ in range(AXE_WORKERS)]
     problems: dict[str, list[str]] = {}
-    paths = _html_pages(site)
     try:
         for ctx in contexts:
             ctx.add_init_script(path=AXE)
@@ -433,6 +438,21 @@ def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser
         for ctx in contexts:
             ctx.close()
     assert len(problems) == len(paths)
+    return problems
+
+
+def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser) -> None:
+    problems = _axe_problems(site, browser, _html_pages(site), VIEWPORT)
+    assert not any(problems.values()), _report(problems)
+
+
+def test_axe_finds_no_serious_violation_in_the_cards_of_a_phone(site: Path, browser: Browser) -> None:
+    """At 390 px the main tables are cards (header row visually hidden): still no serious violation."""
+    newest = _newest_version(site)
+    paths = sorted(newest.glob("b/*/index.html")) + [
+        min(b.glob("runs/*.html")) for b in sorted(newest.glob("b/*"))
+    ]
+    problems = _axe_problems(site, browser, paths, {"width": 390, "height": 800})
     assert not any(problems.values()), _report(problems)
 
 
@@ -631,6 +651,22 @@ def test_every_table_fits_a_laptop_screen(layouts: dict[int, dict[str, dict[str,
     """At 1280 px no table needs its scroll box: real fitting, not a sideways scroll."""
     problems = {page: lay["scrolling"] for page, lay in layouts[1280].items()}
     assert not any(problems.values()), _report(problems)
+
+
+def test_main_tables_are_cards_on_a_phone(layouts: dict[int, dict[str, dict[str, Any]]]) -> None:
+    """At 390 px a leaderboard's main table and a run page's table are read without a sideways scroll."""
+    pages = {
+        page: lay["first"]
+        for page, lay in layouts[390].items()
+        if PurePosixPath(page).match("*/b/*/index.html") or PurePosixPath(page).match("*/b/*/runs/*.html")
+    }
+    assert len(pages) > 10 and all(pages.values()), pages
+    problems = {
+        page: [f"main table is {box['scroll']}px wide in {box['client']}px"]
+        for page, box in pages.items()
+        if box["scroll"] > box["client"] + 1
+    }
+    assert not problems, _report(problems)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

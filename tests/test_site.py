@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import pages
 from tests.conftest import run_cli
 
 STATUS = "historical-rubric; prospective release requires a frozen successor"
@@ -156,3 +157,20 @@ def test_every_leaderboard_and_the_version_index_open_with_the_headline(site: Pa
     assert "P-A (Northwind Builder) leads on autonomous success with 73% (8 of 11)" in index
     assert "the data cannot separate the four providers at this n." in index
     assert index_html.count("<tr>") == len(report["benchmarks"]) + 1
+
+
+def test_card_cells_are_headed_by_their_column(site: Path) -> None:
+    """On a phone a cards table shows each cell under its data-label: it must be the column's heading
+    (an empty cell may go without one: the phone hides it)."""
+    problems: list[str] = []
+    cards = [(path, t) for path in html_pages(site) for t in pages.parse(path).tables if t.cards]
+    for path, table in cards:
+        head = [pages.squash(c.text) for c in table.all_rows[0].cells]
+        for row in table.all_rows[1:]:
+            assert len(row.cells) == len(head), (path, row.id)
+            for heading, cell in zip(head, row.cells, strict=True):
+                empty = cell.label is None and not cell.text.strip()
+                if cell.tag == "td" and not empty and cell.label != heading:
+                    problems.append(f"{path.relative_to(site)} {row.id}: {cell.label!r} under {heading!r}")
+    assert len(cards) > 30, len(cards)
+    assert not problems, "\n".join(problems[:20])
