@@ -217,7 +217,14 @@ def test_the_feed_has_an_entry_per_version_with_what_it_holds_and_what_changed(o
 def test_no_build_artefact_is_left_in_the_site_folder(online: Path) -> None:
     names = {p.name for p in online.iterdir()}
     versions = set(_versions(online))
-    assert names == versions | {"index.html", "404.html", "versions.json", "sitemap.xml", "feed.xml", "badges"}
+    assert names == versions | {
+        "index.html",
+        "404.html",
+        "versions.json",
+        "sitemap.xml",
+        "feed.xml",
+        "badges",
+    }
     parent, prefix = temp_prefix(online)
     assert lock_path(online).parent == parent == online.parent
     assert not lock_path(online).exists() and not list(parent.glob(f"{prefix}*"))
