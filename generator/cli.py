@@ -30,6 +30,7 @@ from generator.schema_names import SCHEMA_NAMES
 
 if TYPE_CHECKING:
     from generator.build import BuildResult
+    from generator.rubric import Explained
     from generator.score import ScoreOptions
 
 HELP = {"help_option_names": ["-h", "--help"]}
@@ -384,6 +385,17 @@ def schema_cmd(name: str | None) -> None:
     click.echo(schema_json(name), nl=False)
 
 
+def _read_rubric(path: Path) -> Explained:
+    """A contract or scoring specification read and explained, or every problem raised (exit 3/4)."""
+    from generator.errors import ProblemReport
+    from generator.rubric import read
+
+    explained, problems = read(path)
+    if explained is None:
+        raise ProblemReport(problems)
+    return explained
+
+
 @main.group("rubric")
 def rubric_group() -> None:
     """Read a rubric contract or a scoring specification (scoring.json) on its own."""
@@ -396,12 +408,7 @@ RUBRIC_REFUSED = (EXIT_REFUSED, "input refused: not a regular file (a link, a de
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def rubric_explain_cmd(path: Path) -> None:
     """Print PATH's rules in plain words, where they come from, and its sha256."""
-    from generator.errors import ProblemReport
-    from generator.rubric import read
-
-    explained, problems = read(path)
-    if explained is None:
-        raise ProblemReport(problems)
+    explained = _read_rubric(path)
     click.echo(f"{printable(explained.file)}: {explained.family} rubric, sha256 {explained.sha256}")
     click.echo(f"Rules from {printable(explained.source)}:")
     for line in explained.rules:
@@ -412,10 +419,5 @@ def rubric_explain_cmd(path: Path) -> None:
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def rubric_check_cmd(path: Path) -> None:
     """Validate PATH and list every problem (exit 4), or say it is valid (exit 0)."""
-    from generator.errors import ProblemReport
-    from generator.rubric import read
-
-    explained, problems = read(path)
-    if explained is None:
-        raise ProblemReport(problems)
+    explained = _read_rubric(path)
     click.echo(f"{printable(explained.file)}: valid {explained.family} rubric (sha256 {explained.sha256})")

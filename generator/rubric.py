@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.points_models import SEED_RULES_SHA256, PointsContract
-from generator.families.points_source import SEED_ARTIFACT, agreement_problems
-from generator.families.points_spec import BUILTIN_FILE, PointsSpec, explain
+from generator.families.points_models import PointsContract
+from generator.families.points_source import agreement_problems, read_spec, states_seed_rules
+from generator.families.points_spec import BUILTIN_FILE, PointsSpec, builtin_spec, explain
 from generator.files import ReadFailure, read_regular
 from generator.jsonio import load_json_bytes, validate_model
 
@@ -97,8 +97,8 @@ def _points_contract(raw: dict[str, Any], file: str, digest: str) -> tuple[Expla
         spec, source = contract.scoring, "the contract's own scoring object"
     elif pinned is not None:
         spec = pinned
-    elif contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256:
-        spec = PointsSpec.model_validate_json(BUILTIN_FILE.read_bytes())
+    elif states_seed_rules(contract):
+        spec = builtin_spec()[0]
         source = f"benchsite's built-in specification of the seed contract ({BUILTIN_FILE.name})"
     else:
         message = (
@@ -135,7 +135,7 @@ def _pinned_beside(path: Path) -> tuple[PointsSpec | None, str, list[Problem]]:
             "",
             [Problem(str(spec_path), "", f"does not match its pin in {declaration}", refused=True)],
         )
-    spec, problems = validate_model(PointsSpec, load_json_bytes(data, str(spec_path))[0], str(spec_path))
+    spec, problems = read_spec(data, str(spec_path))
     return spec, f"the specification {spec_path} pinned in {declaration.name}", problems
 
 

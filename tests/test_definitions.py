@@ -1,7 +1,7 @@
 """The definitions family (SPEC §2.4, seed 004 / ADR-032, issue 5): meaning checked with exact values.
 
 Pure functions first: chance floors, the exact tail and sign tests and the exact interval against the
-reference values of ``../shared/formats/agenteval-store-v1.md`` and against scipy / exact fractions on
+reference values of the AgentEval store-v1 format (docs/formats.md) and against scipy / exact fractions on
 a grid; rep collapse; the run-verdict truth table (2026-10-04 amendment); a row's measurement state;
 the sanitised scenario file name; the stimulus hash; .NET-escaped JSON. Then the CLI on a copy of the
 example benchmark (``runs/recsys-grounding`` alone): every refusal one by one. Finally the built corpus

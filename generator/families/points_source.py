@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import hashlib
 
-from generator.canon import canonical_json
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext
 from generator.families.points_models import SEED_RULES_SHA256, PointsContract, PointsDeclaration
-from generator.families.points_spec import BUILTIN_FILE, PointsRules, PointsSpec, SpecSource, compile_spec
+from generator.families.points_spec import (
+    BUILTIN_FILE,
+    PointsRules,
+    PointsSpec,
+    SpecSource,
+    builtin_spec,
+    compile_spec,
+)
 from generator.jsonio import load_json_bytes, validate_model
 
 SEED_ARTIFACT = "agent-dx-score-contract"
@@ -46,16 +52,20 @@ def _find(
         return contract.scoring, SpecSource("contract", decl.rubric.file, bench.rubric_sha256), []
     if decl.scoring is not None:
         return read_pinned(bench, decl.scoring.file, decl.scoring.sha256)
-    if contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256:
-        data = BUILTIN_FILE.read_bytes()
-        spec = PointsSpec.model_validate_json(data)
-        return spec, SpecSource("built-in", BUILTIN_FILE.name, hashlib.sha256(data).hexdigest()), []
+    if states_seed_rules(contract):
+        spec, digest = builtin_spec()
+        return spec, SpecSource("built-in", BUILTIN_FILE.name, digest), []
     message = (
         "no scoring specification: this contract's rules are not the seed contract's, so benchsite "
         "cannot know how it scores; add a 'scoring' object to the contract or a sealed scoring.json "
         "pinned in benchmark.json ($.scoring), as docs/scoring.md describes"
     )
     return None, None, [Problem(contract_file, "", message)]
+
+
+def states_seed_rules(contract: PointsContract) -> bool:
+    """Whether the built-in specification scores this contract: the seed's artifact with its rules."""
+    return contract.artifactId == SEED_ARTIFACT and contract.rules_sha256 == SEED_RULES_SHA256
 
 
 def read_pinned(
@@ -102,8 +112,3 @@ def agreement_problems(
         )
         problems.append(Problem(contract_file, "$.mandatoryChecks", message))
     return problems
-
-
-def spec_digest(spec: PointsSpec) -> str:
-    """sha256 of a specification's canonical JSON (the same rules, however spelled, one digest)."""
-    return hashlib.sha256(canonical_json(spec.model_dump(mode="json")).encode("utf-8")).hexdigest()

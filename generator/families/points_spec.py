@@ -10,6 +10,7 @@ values (exact fractions, tuples) once per benchmark, before any row is scored.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -363,9 +364,16 @@ BUILTIN_FILE = Path(__file__).with_name("builtin") / "agent-dx-score-contract.sc
 
 
 @lru_cache(maxsize=1)
+def builtin_spec() -> tuple[PointsSpec, str]:
+    """The seed contract's built-in specification and the sha256 of its file (read once)."""
+    data = BUILTIN_FILE.read_bytes()
+    return PointsSpec.model_validate_json(data), hashlib.sha256(data).hexdigest()
+
+
+@lru_cache(maxsize=1)
 def seed_rules() -> PointsRules:
-    """The seed contract's built-in specification, compiled (read once)."""
-    return compile_spec(PointsSpec.model_validate_json(BUILTIN_FILE.read_bytes()))
+    """The seed contract's built-in specification, compiled."""
+    return compile_spec(builtin_spec()[0])
 
 
 # --- where a benchmark's specification comes from ------------------------------------------------
