@@ -160,8 +160,12 @@ def _frozen_version(
 
 
 def _revealed_names(report: SiteReport) -> set[str]:
-    return {n.name for b in report.benchmarks if b.section.family == "trials" and b.section.reveal
-            for n in b.section.reveal.names}  # fmt: skip
+    return {
+        n.name
+        for b in report.benchmarks
+        if b.section.family == "trials" and b.section.reveal
+        for n in b.section.reveal.names
+    }
 
 
 def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport) -> None:

@@ -238,18 +238,24 @@ class RunCache:
     def store(self, key: str, family: str, summary: BaseModel, part: BaseModel, detail: bytes) -> None:
         """Keep one scored run: its summary, its share of the aggregates and its rows."""
         fields: dict[str, Any] = {
-            "format": FORMAT, "key": key, "family": family, "detail": _ref("detail.json", detail),
-            "summary": summary.model_dump(mode="json", by_alias=True), "part": part.model_dump(mode="json"),
-        }  # fmt: skip
+            "format": FORMAT,
+            "key": key,
+            "family": family,
+            "detail": _ref("detail.json", detail),
+            "summary": summary.model_dump(mode="json", by_alias=True),
+            "part": part.model_dump(mode="json"),
+        }
         self._keep("runs", key, fields, [("detail.json", detail)])
 
     def store_pages(self, key: str, pages: Pages) -> None:
         """Keep one run's pages as rendered with one benchmark view."""
         files = [(f"page-{n}.html", data) for n, (_, data) in enumerate(pages.pages, start=1)]
         fields: dict[str, Any] = {
-            "format": FORMAT, "key": key, "located": pages.located,
+            "format": FORMAT,
+            "key": key,
+            "located": pages.located,
             "pages": [_ref(path, data) for path, data in pages.pages],
-        }  # fmt: skip
+        }
         self._keep("pages", key, fields, files)
 
     def _keep(self, kind: str, key: str, fields: dict[str, Any], files: list[tuple[str, bytes]]) -> None:

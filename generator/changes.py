@@ -173,8 +173,10 @@ def version_changes(version: str, previous: str | None, before: Any, after: Any)
         )
     if before is None or after is None:
         damaged = previous if before is None else version
-        note = (f"Not comparable: the data/site.json of version {damaged!r} cannot be read as a report "
-                "of this format (damaged, or written by another generator).")  # fmt: skip
+        note = (
+            f"Not comparable: the data/site.json of version {damaged!r} cannot be read as a report "
+            "of this format (damaged, or written by another generator)."
+        )
         return VersionChanges(version=version, previous=previous, comparable=False, note=note, benchmarks=())
     try:
         old = {b["id"]: b for b in before["benchmarks"]}

@@ -90,14 +90,18 @@ def forest(ranking: Ranking, chart_id: str) -> Markup:
         x = _x(ranking.reference, scale, left)
         label = escape(ranking.reference_label or "reference")
         body.append(f'<line class="ref" x1="{x:.1f}" y1="{TOP - 12}" x2="{x:.1f}" y2="{axis_y}"/>')
-        body.append(f'<text class="tick" x="{x:.1f}" y="{TOP - 16}" text-anchor="middle">{label} '
-                    f"{_value(ranking, ranking.reference)}</text>")  # fmt: skip
+        body.append(
+            f'<text class="tick" x="{x:.1f}" y="{TOP - 16}" text-anchor="middle">{label} '
+            f"{_value(ranking, ranking.reference)}</text>"
+        )
     lines = []
     for i, row in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
         band = _band(row.rank_best, row.rank_worst)
-        body.append(f'<text class="label" x="{left - 10}" y="{y + 4:.1f}" text-anchor="end">'
-                    f"<title>{escape(row.subject)}</title>{escape(_short(row.subject))}</text>")  # fmt: skip
+        body.append(
+            f'<text class="label" x="{left - 10}" y="{y + 4:.1f}" text-anchor="end">'
+            f"<title>{escape(row.subject)}</title>{escape(_short(row.subject))}</text>"
+        )
         if row.estimate is None:
             body.append(f'<text class="tick" x="{left}" y="{y + 4:.1f}">no measurement</text>')
             lines.append(f"{row.subject}: no measurement")
@@ -132,13 +136,17 @@ def grid(breakdown: Breakdown, chart_id: str) -> Markup:
     for j, (name, maximum) in enumerate(breakdown.series):
         x = left + CELL * j
         full = f"{name} (of {fmt_number(maximum)})"
-        body.append(f'<text class="head" x="{x}" y="{TOP}"><title>{escape(full)}</title>'
-                    f"{escape(_short(name, HEAD_CHARS))}</text>")  # fmt: skip
+        body.append(
+            f'<text class="head" x="{x}" y="{TOP}"><title>{escape(full)}</title>'
+            f"{escape(_short(name, HEAD_CHARS))}</text>"
+        )
     lines = []
     for i, (subject, values) in enumerate(breakdown.rows):
         y = TOP + 14 + ROW * i
-        body.append(f'<text class="label" x="{left - 10}" y="{y + 15}" text-anchor="end">'
-                    f"<title>{escape(subject)}</title>{escape(_short(subject))}</text>")  # fmt: skip
+        body.append(
+            f'<text class="label" x="{left - 10}" y="{y + 15}" text-anchor="end">'
+            f"<title>{escape(subject)}</title>{escape(_short(subject))}</text>"
+        )
         parts = []
         for j, ((name, maximum), value) in enumerate(zip(breakdown.series, values, strict=True)):
             x = left + CELL * j

@@ -286,20 +286,24 @@ def summary(result: BuildResult) -> str:
     )
     files = f"  files {sum(result.files.values())} ({kinds}) · {result.size / 1e6:.1f} MB"
     if result.scored is None:
-        return "\n".join([
-            f"unchanged: {result.published.path} (same sealed inputs and generator: nothing re-rendered)",
-            files,
-            f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal, "
-            "every published file against the sha256 its build record lists)",
-        ])  # fmt: skip
+        return "\n".join(
+            [
+                f"unchanged: {result.published.path} (same sealed inputs and generator: nothing re-rendered)",
+                files,
+                f"  time {sum(result.seconds.values()):.1f} s (every input file hashed against its seal, "
+                "every published file against the sha256 its build record lists)",
+            ]
+        )
     report = result.scored.report
     state = (
         "published" if result.published.created else "unchanged (identical rebuild, verified byte for byte)"
     )
     runs = sum(b.run_count for b in report.benchmarks)
     scored = result.scored
-    runs_line = (f"runs {runs} (scored {scored.scored}, reused from the run cache {scored.reused}; "
-                 f"pages rendered for {scored.rendered})")  # fmt: skip
+    runs_line = (
+        f"runs {runs} (scored {scored.scored}, reused from the run cache {scored.reused}; "
+        f"pages rendered for {scored.rendered})"
+    )
     times = ", ".join(f"{stage} {s:.1f} s" for stage, s in result.seconds.items())
     lines = [
         f"{state}: {result.published.path}",

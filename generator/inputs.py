@@ -167,8 +167,9 @@ def read_unsealed(path: Path, suffix: str) -> tuple[dict[str, bytes], list[Probl
             continue
         full = path / native(rel)
         if not stat.S_ISREG(info.st_mode):
-            problems.append(Problem(str(full), "", "is not a regular file (a link, folder, device or pipe)",
-                                    refused=True))  # fmt: skip
+            problems.append(
+                Problem(str(full), "", "is not a regular file (a link, folder, device or pipe)", refused=True)
+            )
             continue
         try:
             files[rel] = read_regular(full)

@@ -170,9 +170,20 @@ def rate_ranking(
     method = exact_method(entries)
     test = RATE_TEST if tested else None
     return _ranking(
-        ranking_id, title, figure, "rate", (0.0, 1.0), reference, reference_label, method, rows,
-        test, RATE_DETECTABLE, pairs, note,
-    )  # fmt: skip
+        ranking_id,
+        title,
+        figure,
+        "rate",
+        (0.0, 1.0),
+        reference,
+        reference_label,
+        method,
+        rows,
+        test,
+        RATE_DETECTABLE,
+        pairs,
+        note,
+    )
 
 
 def exact_method(entries: Sequence[tuple[str, Rate]]) -> str:
@@ -230,9 +241,20 @@ def mean_ranking(
         detectable = _z_sum() * math.sqrt(a.sd**2 / a.denominator + b.sd**2 / b.denominator)
         pairs.append((a, b, float(result.pvalue), detectable))
     return _ranking(
-        ranking_id, title, figure, "mean", scale, None, None, T_METHOD, rows, MEAN_TEST, MEAN_DETECTABLE,
-        pairs, "",
-    )  # fmt: skip
+        ranking_id,
+        title,
+        figure,
+        "mean",
+        scale,
+        None,
+        None,
+        T_METHOD,
+        rows,
+        MEAN_TEST,
+        MEAN_DETECTABLE,
+        pairs,
+        "",
+    )
 
 
 def _ranking(

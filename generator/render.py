@@ -314,8 +314,17 @@ def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPa
     rendered = []
     located: dict[str, str] = {}
     for path, part, pager in run_pages(base, run_id, run):
-        page = template.render(page_path=path, css=css, css_hash=css_hash, run=part, pager=pager, bench=view,
-                               base=base, generator=generator, look=look)  # fmt: skip
+        page = template.render(
+            page_path=path,
+            css=css,
+            css_hash=css_hash,
+            run=part,
+            pager=pager,
+            bench=view,
+            base=base,
+            generator=generator,
+            look=look,
+        )
         rendered.append((path, page.encode("utf-8")))
         if pager is not None:
             located.update(dict.fromkeys(pager.row_ids, path))
@@ -360,9 +369,19 @@ def run_pages(base: str, run_id: str, run: BaseModel) -> list[tuple[str, BaseMod
 
 
 CSV_COLUMNS = (
-    "benchmark", "ranking", "rank_best", "rank_worst", "subject", "estimate", "numerator", "denominator",
-    "sd", "ci_low", "ci_high", "ci_method",
-)  # fmt: skip
+    "benchmark",
+    "ranking",
+    "rank_best",
+    "rank_worst",
+    "subject",
+    "estimate",
+    "numerator",
+    "denominator",
+    "sd",
+    "ci_low",
+    "ci_high",
+    "ci_method",
+)
 
 
 def _csv_text(value: str) -> str:
@@ -382,12 +401,22 @@ def ranking_csv(bench: BenchmarkReport, ranking: Ranking) -> bytes:
     writer.writerow(CSV_COLUMNS)
     for s in ranking.rows:
         ci = s.interval
-        writer.writerow([
-            bench.id, ranking.id, _csv_number(s.rank_best), _csv_number(s.rank_worst), _csv_text(s.subject),
-            _csv_number(s.estimate), _csv_number(s.numerator), s.denominator, _csv_number(s.sd),
-            _csv_number(ci.low if ci else None), _csv_number(ci.high if ci else None),
-            ci.method if ci else "",
-        ])  # fmt: skip
+        writer.writerow(
+            [
+                bench.id,
+                ranking.id,
+                _csv_number(s.rank_best),
+                _csv_number(s.rank_worst),
+                _csv_text(s.subject),
+                _csv_number(s.estimate),
+                _csv_number(s.numerator),
+                s.denominator,
+                _csv_number(s.sd),
+                _csv_number(ci.low if ci else None),
+                _csv_number(ci.high if ci else None),
+                ci.method if ci else "",
+            ]
+        )
     return buffer.getvalue().encode("utf-8")
 
 

@@ -213,18 +213,26 @@ def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
     """Every subfolder of a benchmark is a sealed run (or reveal) folder: none may hide in its seal."""
     sealed_tops = {run.split("/")[0] for run in layout.runs}
     return [
-        Problem(str(sub), "", "subfolder has no seal of its own: every run folder carries its own SHA256SUMS",
-                refused=True)
+        Problem(
+            str(sub),
+            "",
+            "subfolder has no seal of its own: every run folder carries its own SHA256SUMS",
+            refused=True,
+        )
         for sub in sorted(layout.path.iterdir())
         if sub.is_dir() and not sub.is_symlink() and key_of(sub.name) not in sealed_tops
-    ]  # fmt: skip
+    ]
 
 
 def _verify_runs_only(layout: BenchmarkLayout, runs: list[str], reads: FolderReads) -> list[Problem]:
     """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
     seen: dict[str, str] = {}
-    return [p for rel in runs for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen, reads)[1]
-            if p.refused]  # fmt: skip
+    return [
+        p
+        for rel in runs
+        for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen, reads)[1]
+        if p.refused
+    ]
 
 
 def score_benchmark(
@@ -278,8 +286,17 @@ def score_benchmark(
         else:
             jobs.append((rel, run_id))
     cache_bench = bench_key(layout.id, folder.digest, reveal.digest if reveal else None)
-    shared = Shared(layout, bench, family, state, details, options.cache, cache_bench, options.outputs,
-                    reads=options.reads)  # fmt: skip
+    shared = Shared(
+        layout,
+        bench,
+        family,
+        state,
+        details,
+        options.cache,
+        cache_bench,
+        options.outputs,
+        reads=options.reads,
+    )
     results: list[Any] = []
     keys: list[tuple[str, str]] = []
     in_process = jobs_at_once == 1 and options.jobs > 1  # a reveal keeps this benchmark's reads here
@@ -315,15 +332,26 @@ def score_benchmark(
         )
         pages = dataclasses.replace(shared, view=view, detail_model=section.detail_model())
         options.counts["rendered"] += sum(in_workers(pages, render_one, keys, options.jobs))
-    inputs = tuple(SealedInput(path=p, digest=d) for p, d in sorted(digests.items())
-                   if p == layout.id or p.startswith(layout.id + "/"))  # fmt: skip
+    inputs = tuple(
+        SealedInput(path=p, digest=d)
+        for p, d in sorted(digests.items())
+        if p == layout.id or p.startswith(layout.id + "/")
+    )
     rankings = section.rankings()
     return BenchmarkReport(
-        id=layout.id, title=decl.title, description=decl.description, family=decl.family,
-        rubric_file=decl.rubric.file, rubric_sha256=rubric_sha, inputs=inputs,
-        run_count=len(results), disclosures=disclosures, section=section, rankings=rankings,
+        id=layout.id,
+        title=decl.title,
+        description=decl.description,
+        family=decl.family,
+        rubric_file=decl.rubric.file,
+        rubric_sha256=rubric_sha,
+        inputs=inputs,
+        run_count=len(results),
+        disclosures=disclosures,
+        section=section,
+        rankings=rankings,
         headline=section.headline(rankings),
-    ), []  # fmt: skip
+    ), []
 
 
 def score_inputs(
@@ -358,8 +386,16 @@ def score_inputs(
         progress.finish()
     digest = inputs_digest(digests)
     site = SiteReport(
-        generator=f"benchsite {__version__}", site_version=site_version or f"sha-{digest[:12]}",
-        inputs_digest=digest, benchmarks=tuple(benchmarks),
-    )  # fmt: skip
-    return Scored(report=site, folders=len(digests), details=details, reused=options.counts["reused"],
-                  scored=options.counts["scored"], rendered=options.counts["rendered"])  # fmt: skip
+        generator=f"benchsite {__version__}",
+        site_version=site_version or f"sha-{digest[:12]}",
+        inputs_digest=digest,
+        benchmarks=tuple(benchmarks),
+    )
+    return Scored(
+        report=site,
+        folders=len(digests),
+        details=details,
+        reused=options.counts["reused"],
+        scored=options.counts["scored"],
+        rendered=options.counts["rendered"],
+    )

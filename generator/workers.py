@@ -155,8 +155,9 @@ def in_workers(
             yield from map(work, jobs)
             return
         context = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=worker_start,
-                                   initargs=(os.getpid(),))  # fmt: skip
+        pool = ProcessPoolExecutor(
+            workers, mp_context=context, initializer=worker_start, initargs=(os.getpid(),)
+        )
         try:
             chunk = max(1, min(32, len(jobs) // (workers * 8)))
             yield from pool.map(work, jobs, chunksize=chunk)

@@ -343,8 +343,12 @@ def _record(folder: Path) -> dict[str, Any]:
         BuildRecord.model_validate(record)
         return dict(record)
     except (OSError, ValueError):
-        return {"site_version": folder.name, "generator": "unknown", "inputs_digest": "unreadable record",
-                "benchmarks": []}  # fmt: skip
+        return {
+            "site_version": folder.name,
+            "generator": "unknown",
+            "inputs_digest": "unreadable record",
+            "benchmarks": [],
+        }
 
 
 def _site_json(folder: Path) -> Any:

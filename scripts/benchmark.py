@@ -166,8 +166,15 @@ def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> tuple[
     runs = ["--runs", str(corpus), *jobs]
 
     def cold(i: int) -> tuple[float, float]:
-        return benchsite("build", "--quiet", *runs, "--out", str(scratch / f"cold-{i}"),
-                         "--cache", str(scratch / f"cache-{i}"))  # fmt: skip
+        return benchsite(
+            "build",
+            "--quiet",
+            *runs,
+            "--out",
+            str(scratch / f"cold-{i}"),
+            "--cache",
+            str(scratch / f"cache-{i}"),
+        )
 
     figures.append(Figure("benchsite build, cold (empty run cache)", *median_of(repeat, cold)))
     # every page of every version the cold build published (a reveal also publishes the blind one)
@@ -259,8 +266,15 @@ def allure_results(corpus: Path, out: Path) -> int:
             status = "passed" if all(c.get("passed") for c in checks) else "failed"
             uid = hashlib.sha256(f"{attempts.parent.name}/{row['attempt_id']}".encode()).hexdigest()[:32]
             suite = [{"name": "suite", "value": attempts.parent.name}]
-            result = {"uuid": uid, "historyId": uid, "name": row["attempt_id"], "status": status,
-                      "start": 0, "stop": 1, "labels": suite}  # fmt: skip
+            result = {
+                "uuid": uid,
+                "historyId": uid,
+                "name": row["attempt_id"],
+                "status": status,
+                "start": 0,
+                "stop": 1,
+                "labels": suite,
+            }
             (out / f"{uid}-result.json").write_text(json.dumps(result), encoding="utf-8")
             count += 1
     return count

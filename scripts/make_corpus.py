@@ -67,8 +67,12 @@ def make_points(out: Path, runs: int, rows: int, rng: random.Random) -> int:
             row = attempt(rng, f"a{n:05d}-{i:05d}", TASKS[i % len(TASKS)], skill)
             if rng.random() < 0.01:  # an invalid attempt, excluded from every denominator
                 invalid = {"reason": "host_infrastructure_failure", "detail": "runner lost"}
-                row = {"attempt_id": row["attempt_id"], "task": row["task"], "agent_started": False,
-                       "invalid": invalid}  # fmt: skip
+                row = {
+                    "attempt_id": row["attempt_id"],
+                    "task": row["task"],
+                    "agent_started": False,
+                    "invalid": invalid,
+                }
             elif rng.random() < 0.02:
                 row["trajectory"] = None  # diagnostics unavailable: excluded, never zero
             batch.append(row)

@@ -556,8 +556,9 @@ def test_agreement_with_sme_grades_exact_and_quadratic_kappa() -> None:
     # mean 2 and variance 1, so E(x−y)² = 2; κ = 1 − (2/8)/2 = 0.875
     assert a.weighted_kappa == pytest.approx(0.875)
     assert [(f.family, f.graded_rationales, f.under_bar) for f in a.families] == [
-        ("accruals", 3, True), ("revenue", 0, True)
-    ]  # fmt: skip
+        ("accruals", 3, True),
+        ("revenue", 0, True),
+    ]
     perfect = agreement(
         [episode_figure(scored(judgments=judged((0, 1, 2, 3)), human_grades=grades(0, 1, 2, 3)))], decl
     )
@@ -913,8 +914,11 @@ def test_je06_site_data_carries_the_figures(je06_site: Path) -> None:
     (episode,) = episodes_of(section(je06_site, "je06"))
     c = episode["components"]
     assert (at(c["outcome"], 2), at(c["process"], 2), at(c["rationale"], 3), at(c["score"], 2)) == (
-        "0.75", "0.76", "0.583", "0.72"
-    )  # fmt: skip
+        "0.75",
+        "0.76",
+        "0.583",
+        "0.72",
+    )
     assert (at(episode["f1"], 3), at(episode["issue_type_accuracy"], 3)) == ("0.813", "0.923")
 
 

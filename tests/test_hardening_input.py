@@ -51,15 +51,17 @@ def store(tmp_path: Path) -> Path:
     return root
 
 
-def cli(*args: str | Path, timeout: float = 120, env: dict[str, str] | None = None,
-        unprivileged: bool = False) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def cli(
+    *args: str | Path, timeout: float = 120, env: dict[str, str] | None = None, unprivileged: bool = False
+) -> subprocess.CompletedProcess[str]:
     """The CLI in its own process: a hang fails the test at the timeout instead of stalling the suite."""
     command = [sys.executable, "-m", "generator", *map(str, args)]
     if unprivileged and os.geteuid() == 0:
         drop = "-dac_override,-dac_read_search"
         command = ["setpriv", f"--inh-caps={drop}", f"--bounding-set={drop}", *command]
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})  # fmt: skip
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )
 
 
 def refused(result: Result | subprocess.CompletedProcess[str], code: int, *needles: str) -> str:
@@ -84,8 +86,7 @@ def test_locating_a_nan_after_a_long_number_is_linear() -> None:
         "value, problems = parse_json(row, 'f.jsonl', where='line 7')\n"
         "print(value, [p.render() for p in problems])\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                          timeout=30)  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert "f.jsonl: line 7 column 300016: NaN is not allowed" in done.stdout, done.stdout
 
@@ -104,8 +105,12 @@ def test_a_whole_file_document_over_the_cap_is_invalid_content(small: Path, tmp_
     data = declaration.read_bytes()
     declaration.write_bytes(data.rstrip() + b" " * (MAX_DOCUMENT_BYTES + 1 - len(data.rstrip())) + b"\n")
     reseal(small / BENCH)
-    output = refused(run_cli("build", "--runs", small, "--out", tmp_path / "site"), 4,
-                     "benchmark.json", f"at most {MAX_DOCUMENT_BYTES}")  # fmt: skip
+    output = refused(
+        run_cli("build", "--runs", small, "--out", tmp_path / "site"),
+        4,
+        "benchmark.json",
+        f"at most {MAX_DOCUMENT_BYTES}",
+    )
     assert "invalid content (exit 4)" in output
     assert not (tmp_path / "site").exists() or not any((tmp_path / "site").glob("sha-*"))
 

@@ -187,8 +187,14 @@ print(len(ranking.rows), ranking.rows[0].rank_best, ranking.rows[0].rank_worst)
 @pytest.mark.slow
 def test_ranking_50000_subjects_is_not_quadratic() -> None:
     """Pairwise counting would compare 2.5 billion pairs (tens of minutes); sorted bounds take seconds."""
-    done = subprocess.run([sys.executable, "-c", MANY_SUBJECTS], cwd=ROOT, capture_output=True, text=True,
-                          timeout=240, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", MANY_SUBJECTS],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     count, best, worst = map(int, done.stdout.split())
     above = sum(1 for i in range(50_000) if max(0.0, (i % 97) / 97 - 0.05) > 0.05)  # subject 0: k = 0

@@ -185,14 +185,18 @@ def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("how", ["garbage", "truncated", "wrong key", "page changed", "page missing",
-                                 "located changed", "extra"])  # fmt: skip
+@pytest.mark.parametrize(
+    "how", ["garbage", "truncated", "wrong key", "page changed", "page missing", "located changed", "extra"]
+)
 def test_damaged_pages_are_discarded_and_rendered_again(
     scaled: Path, cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     cache = damaged_copy(cached, tmp_path, monkeypatch)
-    points = [e for e in entries(cache, "pages")
-              if json.loads(e.read_bytes())["pages"][0]["path"].startswith("b/agent-dx/")]  # fmt: skip
+    points = [
+        e
+        for e in entries(cache, "pages")
+        if json.loads(e.read_bytes())["pages"][0]["path"].startswith("b/agent-dx/")
+    ]
     _corrupt(points[0], how)  # a points run: its pages are the same in the blind version
     output = build(scaled, tmp_path / "second", "--cache", cache)
     assert "(scored 0, reused from the run cache 53; pages rendered for 1)" in output, output
@@ -215,9 +219,15 @@ def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_pat
 def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) -> None:
     cache = RunCache(tmp_path, b"a test key of 32 bytes, no more.")
     summary = PointsRunSummary.model_validate(
-        {"id": "r", "subject": "s", "digest": "d" * 64, "producer": "p", "disagreements": 0,
-         "counts": {"total": 1, "ready": 1}}
-    )  # fmt: skip
+        {
+            "id": "r",
+            "subject": "s",
+            "digest": "d" * 64,
+            "producer": "p",
+            "disagreements": 0,
+            "counts": {"total": 1, "ready": 1},
+        }
+    )
     part = PointsPart(subject="s", counts={"Ready": 1}, sums={"x": "1/3"}, ns={"x": 1}, disagreements=())
     key = cache.key("bench", "r", "d" * 64)
     cache.store(key, "points", summary, part, b"{}")
@@ -253,8 +263,18 @@ def test_verify_reuses_the_cache_a_build_left_and_writes_nothing(scaled: Path, t
 def test_a_killed_parallel_build_leaves_no_worker_and_no_lock(scaled: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()
-    command = [str(Path(sys.executable).with_name("benchsite")), "build", "--quiet", "--runs", str(scaled),
-               "--out", str(site), "--jobs", "2", "--no-cache"]  # fmt: skip
+    command = [
+        str(Path(sys.executable).with_name("benchsite")),
+        "build",
+        "--quiet",
+        "--runs",
+        str(scaled),
+        "--out",
+        str(site),
+        "--jobs",
+        "2",
+        "--no-cache",
+    ]
     process = subprocess.Popen(command, start_new_session=True)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(_children(process.pid)) < 2:

@@ -244,13 +244,18 @@ def sevenths(number: int, passed: int) -> dict[str, Any]:
     """A valid attempt whose functional points are 45·passed/7: not a dyadic number."""
     surfaces = ("contract", "client", "cli", "documentation")
     return {
-        "attempt_id": f"a{number}", "task": "T01-add-endpoint", "agent_started": True,
+        "attempt_id": f"a{number}",
+        "task": "T01-add-endpoint",
+        "agent_started": True,
         "functional": [{"id": f"f{i}", "passed": i < passed} for i in range(7)],
         "regression": [{"id": "r1", "passed": True}],
         "cross_surface": [{"id": s, "passed": True, "surface": s} for s in surfaces],
-        "changed_paths": ["src/api/list.py"], "tests": None, "trajectory": None,
-        "tampering_detected": False, "prohibited_change_detected": False,
-    }  # fmt: skip
+        "changed_paths": ["src/api/list.py"],
+        "tests": None,
+        "trajectory": None,
+        "tampering_detected": False,
+        "prohibited_change_detected": False,
+    }
 
 
 SEVENTHS = [sevenths(0, 1), sevenths(1, 2), sevenths(2, 3)]

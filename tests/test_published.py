@@ -50,8 +50,20 @@ from tests.pages import tables_of
 
 VERSION = "v1"
 BLIND = json.loads((CORPUS / "vibe-delivery" / "reveal" / "reveal.json").read_text())["scores_version"]
-COLUMNS = ["benchmark", "ranking", "rank_best", "rank_worst", "subject", "estimate", "numerator",
-           "denominator", "sd", "ci_low", "ci_high", "ci_method"]  # fmt: skip
+COLUMNS = [
+    "benchmark",
+    "ranking",
+    "rank_best",
+    "rank_worst",
+    "subject",
+    "estimate",
+    "numerator",
+    "denominator",
+    "sd",
+    "ci_low",
+    "ci_high",
+    "ci_method",
+]
 URL_ATTRIBUTES = ("href", "src", "srcset", "action", "formaction", "data", "poster", "cite", "background")
 Z_SUM = float(norm.ppf(0.975) + norm.ppf(0.8))  # α = 0.05 two-sided, power 0.8
 
@@ -298,9 +310,13 @@ def test_a_constant_sample_has_its_mean_as_interval_and_is_not_tested() -> None:
 
 def test_mean_ranking_tests_neighbours_with_welch() -> None:
     entries: list[tuple[str, float | None, float | None, int]] = [
-        ("a", 0.95, 0.05, 12), ("b", 0.71, 0.2, 12), ("c", 0.55, 0.15, 12), ("d", 0.5, 0.1, 10),
-        ("gone", None, None, 0), ("one", 0.3, 0.1, 1),
-    ]  # fmt: skip
+        ("a", 0.95, 0.05, 12),
+        ("b", 0.71, 0.2, 12),
+        ("c", 0.55, 0.15, 12),
+        ("d", 0.5, 0.1, 10),
+        ("gone", None, None, 0),
+        ("one", 0.3, 0.1, 1),
+    ]
     ranking = mean_ranking("m", "M", "mean score", entries)
     intervals = [mean_interval(m, s, n) for _, m, s, n in entries]
     assert [s.interval for s in ranking.rows] == intervals
@@ -329,8 +345,9 @@ def test_mean_ranking_tests_neighbours_with_welch() -> None:
 
 
 def test_forest_desc_names_every_subject_with_its_estimate_rounded_half_up() -> None:
-    ranking = rate_ranking("r", "Ready", "Ready / attempts", [("s-1", rate(13, 16)), ("s-2", rate(11, 16)),
-                                                            ("s-3", rate(0, 0))])  # fmt: skip
+    ranking = rate_ranking(
+        "r", "Ready", "Ready / attempts", [("s-1", rate(13, 16)), ("s-2", rate(11, 16)), ("s-3", rate(0, 0))]
+    )
     svg = str(forest(ranking, "chart-x"))
     assert (
         svg.startswith('<svg class="chart" id="chart-x" ') and 'aria-labelledby="chart-x-t chart-x-d"' in svg
@@ -345,8 +362,11 @@ def test_forest_desc_names_every_subject_with_its_estimate_rounded_half_up() -> 
 
 
 def test_grid_labels_every_value_and_says_unavailable_never_zero() -> None:
-    breakdown = Breakdown(title="Parts", series=(("alpha", 10.0), ("beta", 5.0)),
-                          rows=(("s-1", (7.5, None)), ("s-2", (0.0, 5.0))))  # fmt: skip
+    breakdown = Breakdown(
+        title="Parts",
+        series=(("alpha", 10.0), ("beta", 5.0)),
+        rows=(("s-1", (7.5, None)), ("s-2", (0.0, 5.0))),
+    )
     doc = Doc()
     doc.feed(str(grid(breakdown, "g")))
     assert doc.named["g-t"] == "Parts"
@@ -423,8 +443,10 @@ def test_every_csv_row_equals_the_json(example: Built, version: str) -> None:
             assert len(cells) == len(ranking["rows"])
             for cell, row in zip(cells, ranking["rows"], strict=True):
                 interval = row["interval"] or {}
-                values = {key: row[key] for key in ("rank_best", "rank_worst", "estimate", "numerator",
-                                                    "denominator", "sd")}  # fmt: skip
+                values = {
+                    key: row[key]
+                    for key in ("rank_best", "rank_worst", "estimate", "numerator", "denominator", "sd")
+                }
                 values |= {"ci_low": interval.get("low"), "ci_high": interval.get("high")}
                 assert (cell["benchmark"], cell["ranking"], cell["subject"]) == (
                     bench["id"],
@@ -668,12 +690,15 @@ def test_changes_list_the_resealed_folder_and_the_changed_figure(changed: Change
     assert (new["numerator"], new["denominator"]) == (old["numerator"] - 1, old["denominator"])
     moved = {f["subject"]: f for f in bench["figures"]}
     assert moved["subject-a3f1"] == {
-        "ranking": "ready-rate", "subject": "subject-a3f1",
+        "ranking": "ready-rate",
+        "subject": "subject-a3f1",
         "before": f"{old['numerator']}/{old['denominator']}",
         "after": f"{new['numerator']}/{new['denominator']}",
-        "estimate_before": old["estimate"], "estimate_after": new["estimate"],
-        "band_before": "1", "band_after": "1–2",
-    }  # fmt: skip
+        "estimate_before": old["estimate"],
+        "estimate_after": new["estimate"],
+        "band_before": "1",
+        "band_after": "1–2",
+    }
     # the others' figures stay; a rank band moved because the leader's interval now overlaps theirs
     for subject, change in moved.items():
         if subject != "subject-a3f1":
@@ -684,8 +709,12 @@ def test_versions_index_shows_the_figure_change(changed: Changed) -> None:
     doc = parse(changed.out / "index.html")
     tables = tables_of(changed.out / "index.html", squashed=True)
     old, new = ready_row(changed.out, "v1"), ready_row(changed.out, "v2")
-    figure = ["ready-rate", "subject-a3f1", f"{old['numerator']}/{old['denominator']}",
-              f"{new['numerator']}/{new['denominator']}"]  # fmt: skip
+    figure = [
+        "ready-rate",
+        "subject-a3f1",
+        f"{old['numerator']}/{old['denominator']}",
+        f"{new['numerator']}/{new['denominator']}",
+    ]
     assert any(figure in table for table in tables)
     assert "v2 since v1 agent-dx (changed)" in doc.words
     assert f"Resealed (same folder, new content): {RESEALED}" in doc.words
@@ -783,8 +812,18 @@ def on_terminal(tmp_path_factory: pytest.TempPathFactory) -> OnTerminal:
     """``benchsite build`` in a subprocess whose stderr is a pseudo-terminal."""
     out = tmp_path_factory.mktemp("terminal") / "site"
     leader, follower = pty.openpty()
-    command = [sys.executable, "-m", "generator", "build", "--runs", str(CORPUS), "--out", str(out),
-               "--site-version", VERSION]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "generator",
+        "build",
+        "--runs",
+        str(CORPUS),
+        "--out",
+        str(out),
+        "--site-version",
+        VERSION,
+    ]
     with subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=follower) as process:
         os.close(follower)
         chunks = []

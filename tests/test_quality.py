@@ -75,9 +75,34 @@ def test_the_stage_check_sees_an_import_made_through_another_module() -> None:
 
 
 def test_ruff_is_clean() -> None:
-    result = subprocess.run([sys.executable, "-m", "ruff", "check", "generator", "scripts", "tests"],
-                            cwd=ROOT, capture_output=True, text=True)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "generator", "scripts", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_leaves_every_file_as_it_is() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "generator", "scripts", "tests"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_line_asks_the_formatter_to_look_away() -> None:
+    marked = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in ("generator", "scripts", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.rstrip().endswith("# fmt" + ": skip") or "# fmt" + ": off" in line
+    ]
+    assert marked == []
 
 
 def test_mypy_strict_is_clean() -> None:

@@ -356,8 +356,10 @@ def rubric_does_not_match_pin(i: Inputs) -> Parts:
     assert sha(path) == pinned
     path.write_bytes(path.read_bytes() + b"\n")  # still valid JSON, different bytes
     reseal(i.bench)  # the seal holds; only the pin in benchmark.json is wrong
-    return [f"{path}: rubric does not match its pin in benchmark.json: "
-            f"pinned {pinned[:16]}…, found {sha(path)[:16]}…"]  # fmt: skip
+    return [
+        f"{path}: rubric does not match its pin in benchmark.json: "
+        f"pinned {pinned[:16]}…, found {sha(path)[:16]}…"
+    ]
 
 
 def stray_file_at_root(i: Inputs) -> Parts:
@@ -509,8 +511,10 @@ def missing_fact(key: str) -> Breaker:
     def breaker(i: Inputs) -> Parts:
         edit_attempts(i.run, lambda lines: lines[0].pop(key))
         reseal(i.run)
-        return [f"{i.run / 'attempts.jsonl'}: line 1 $: a valid attempt states every fact "
-                f"(null = not executed); missing [{key!r}]"]  # fmt: skip
+        return [
+            f"{i.run / 'attempts.jsonl'}: line 1 $: a valid attempt states every fact "
+            f"(null = not executed); missing [{key!r}]"
+        ]
 
     return breaker
 
@@ -546,8 +550,10 @@ def prospective_release(i: Inputs) -> Parts:
     assert status.startswith("historical")
     edit_json(i.bench / "benchmark.json", lambda d: d.update(purpose="prospective-release"), dump=AS_UTF8)
     reseal(i.bench)
-    return [f"{i.bench / 'benchmark.json'}: $.purpose: a prospective release is refused under this "
-            f"contract: its status says {status!r}"]  # fmt: skip
+    return [
+        f"{i.bench / 'benchmark.json'}: $.purpose: a prospective release is refused under this "
+        f"contract: its status says {status!r}"
+    ]
 
 
 def plain(breaker: Breaker) -> Callable[[Inputs, Path], Parts]:

@@ -108,11 +108,35 @@ NAMES = {
 version is scanned for every word of four or more letters that is not common English, and its free
 text carries the VECTORS)."""
 
-SCRIPT_TAGS = frozenset({
-    "script", "iframe", "frame", "frameset", "object", "embed", "applet", "base", "form", "input",
-    "button", "textarea", "select", "img", "image", "video", "audio", "source", "math", "details",
-    "template", "noscript", "marquee", "portal", "body-extra",
-})  # fmt: skip
+SCRIPT_TAGS = frozenset(
+    {
+        "script",
+        "iframe",
+        "frame",
+        "frameset",
+        "object",
+        "embed",
+        "applet",
+        "base",
+        "form",
+        "input",
+        "button",
+        "textarea",
+        "select",
+        "img",
+        "image",
+        "video",
+        "audio",
+        "source",
+        "math",
+        "details",
+        "template",
+        "noscript",
+        "marquee",
+        "portal",
+        "body-extra",
+    }
+)
 OWN_CHART = re.compile(r"chart-[a-z0-9][a-z0-9._-]*\.svg")
 """The one picture a page may show: a chart benchsite drew, a file beside the page (the mkdocs
 export's forest plots), never a URL or a name from the inputs."""
@@ -122,10 +146,26 @@ def own_chart(tag: str, attrs: dict[str, str]) -> bool:
     return tag == "img" and set(attrs) <= {"src", "alt"} and bool(OWN_CHART.fullmatch(attrs.get("src", "")))
 
 
-URL_ATTRIBUTES = frozenset({
-    "href", "src", "srcset", "action", "formaction", "data", "poster", "cite", "background",
-    "xlink:href", "dynsrc", "lowsrc", "longdesc", "codebase", "ping", "manifest",
-})  # fmt: skip
+URL_ATTRIBUTES = frozenset(
+    {
+        "href",
+        "src",
+        "srcset",
+        "action",
+        "formaction",
+        "data",
+        "poster",
+        "cite",
+        "background",
+        "xlink:href",
+        "dynsrc",
+        "lowsrc",
+        "longdesc",
+        "codebase",
+        "ping",
+        "manifest",
+    }
+)
 BAD_SCHEMES = ("javascript:", "vbscript:", "data:", "livescript:", "mocha:")
 ICON = "data:,"
 SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9._-]+$")
@@ -529,9 +569,16 @@ def test_fields_the_release_notes_print_raw_are_inert_there_too(tmp_path: Path, 
 def test_the_checkers_catch_what_they_look_for() -> None:
     """The parsers are not vacuous: each kind of surviving vector is reported."""
     assert inspect("<p>&lt;script&gt; javascript:alert(1)</p>").found == []
-    for html in ("<script>x</script>", "<svg/onload=alert(1)>", '<a href=" &#14; JaVa&#x09;script:x">a</a>',
-                 '<a href="data:text/html,x">a</a>', "<!-- x -->", '<link rel="icon" href="x.ico">',
-                 '<meta http-equiv="refresh" content="0">', "<style>@import 'x';</style>"):  # fmt: skip
+    for html in (
+        "<script>x</script>",
+        "<svg/onload=alert(1)>",
+        '<a href=" &#14; JaVa&#x09;script:x">a</a>',
+        '<a href="data:text/html,x">a</a>',
+        "<!-- x -->",
+        '<link rel="icon" href="x.ico">',
+        '<meta http-equiv="refresh" content="0">',
+        "<style>@import 'x';</style>",
+    ):
         assert inspect(html).found, html
     assert markdown_problems("<img src=x onerror=alert(1)>") != []
     assert markdown_problems("| a | b |\n|---|---|\n| x | y | z |\n") != []

@@ -99,8 +99,18 @@ def test_disclosures_page_has_every_section_and_the_limitations_verbatim(site: P
     contract = json.loads((Path(__file__).parent.parent / "runs" / "agent-dx" / "rubric.json").read_text())
     for limitation in contract["limitations"]:
         assert limitation in text
-    for anchor in ("limitations", "interpretations", "blind", "excluded", "unavailable", "floors",
-                   "corrections", "disagreements", "inputs", "points-mandatory-checks"):  # fmt: skip
+    for anchor in (
+        "limitations",
+        "interpretations",
+        "blind",
+        "excluded",
+        "unavailable",
+        "floors",
+        "corrections",
+        "disagreements",
+        "inputs",
+        "points-mandatory-checks",
+    ):
         assert anchor in page.ids
 
 

@@ -341,8 +341,28 @@ def test_an_empty_denominator_has_no_basis_points_interval_or_figures() -> None:
 # --- nearest-rank percentiles -------------------------------------------------------------------
 
 # 20 distinct values, shuffled; sorted they are 1000, 1037, …, 1703 (step 37).
-TWENTY = [1370, 1148, 1703, 1000, 1555, 1222, 1666, 1037, 1444, 1259,
-          1592, 1111, 1333, 1407, 1074, 1629, 1185, 1296, 1518, 1481]  # fmt: skip
+TWENTY = [
+    1370,
+    1148,
+    1703,
+    1000,
+    1555,
+    1222,
+    1666,
+    1037,
+    1444,
+    1259,
+    1592,
+    1111,
+    1333,
+    1407,
+    1074,
+    1629,
+    1185,
+    1296,
+    1518,
+    1481,
+]
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,10 @@ def test_wheel_installs_and_builds_outside_the_checkout(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
     subprocess.run(
         [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(dist)],
-        cwd=ROOT, check=True, capture_output=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     (wheel,) = dist.glob("benchsite-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert "generator/templates/base.html" in names
@@ -34,8 +36,10 @@ def test_wheel_installs_and_builds_outside_the_checkout(tmp_path: Path) -> None:
     work.mkdir()
     result = subprocess.run(
         [env / "bin" / "benchsite", "build", "--runs", str(CORPUS), "--out", "site", "--site-version", "w1"],
-        cwd=work, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=work,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (work / "site" / "w1" / "b" / "agent-dx" / "index.html").is_file()
     assert (work / "site" / "index.html").is_file()

@@ -360,8 +360,14 @@ class ComponentsFamily(Family):
             judges=judges,
             judge_counts=judge_counts(scored),
         )
-        summary = RunSummary(id=run_id, digest=run.digest, subject=meta.subject, kind=meta.kind,
-                             producer=meta.producer, episode_count=len(results))  # fmt: skip
+        summary = RunSummary(
+            id=run_id,
+            digest=run.digest,
+            subject=meta.subject,
+            kind=meta.kind,
+            producer=meta.producer,
+            episode_count=len(results),
+        )
         return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
 
     def run_section(self, section: Any) -> Any:
@@ -376,8 +382,9 @@ class ComponentsFamily(Family):
         for unit in share.units:
             key = (share.subject, unit.task, unit.seed)
             if key in tally.units:
-                message = (f"a second episode of task {unit.task!r}, seed {unit.seed} "
-                           f"(first: {tally.units[key]!r})")  # fmt: skip
+                message = (
+                    f"a second episode of task {unit.task!r}, seed {unit.seed} (first: {tally.units[key]!r})"
+                )
                 problems.append(Problem(file, f"line {unit.line} $.seed", message))
             elif (share.subject, unit.episode_id) in tally.owners:
                 owner = tally.owners[share.subject, unit.episode_id]

@@ -49,9 +49,17 @@ def episode_figure(e: EpisodeResult) -> EpisodeFigure:
     c = e.components
     medians = {k.criterion: k.score for k in e.criteria}
     pairs = tuple((medians.get(g.criterion), int(g.score or 0)) for g in e.sme_grades)
-    return EpisodeFigure(e.task, e.level, e.subject, e.kind, e.seed,
-                         Figures(c.outcome, c.process, c.rationale, c.score), e.pass_bar,
-                         len(e.fabricated_citations), pairs)  # fmt: skip
+    return EpisodeFigure(
+        e.task,
+        e.level,
+        e.subject,
+        e.kind,
+        e.seed,
+        Figures(c.outcome, c.process, c.rationale, c.score),
+        e.pass_bar,
+        len(e.fabricated_citations),
+        pairs,
+    )
 
 
 def spread(values: Sequence[float | None]) -> Spread:

@@ -104,9 +104,11 @@ class Task(Strict):
 
     @model_validator(mode="after")
     def _unique(self) -> Task:
-        for name, ids in (("seeded defect", [d.id for d in self.seeded_defects]),
-                          ("hard-fail rule", [r.id for r in self.hard_fail_rules]),
-                          ("key evidence", list(self.key_evidence))):  # fmt: skip
+        for name, ids in (
+            ("seeded defect", [d.id for d in self.seeded_defects]),
+            ("hard-fail rule", [r.id for r in self.hard_fail_rules]),
+            ("key evidence", list(self.key_evidence)),
+        ):
             if len(set(ids)) != len(ids):
                 raise ValueError(f"duplicate {name} id")
         return self

@@ -392,10 +392,12 @@ class DefinitionsFamily(Family):
             counts=counts,
         )
         part = DefinitionsPart(
-            arm=arm, parent=manifest.run.parentInvocationId, pooled=tuple(pooled),
+            arm=arm,
+            parent=manifest.run.parentInvocationId,
+            pooled=tuple(pooled),
             reps=tuple((row.check, row.case, row.state, row.value) for row in rows),
             disagreements=tuple(disagreements),
-        )  # fmt: skip
+        )
         detail = DefinitionsRunDetail(**summary_row.model_dump(), rows=tuple(rows))
         return RunScored(summary_row, detail, part)
 

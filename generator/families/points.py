@@ -47,8 +47,13 @@ from generator.stats import rate
 RUN_FILE = "run.json"
 ATTEMPTS_FILE = "attempts.jsonl"
 UNAVAILABLE = {"tests": "test behavior signals unavailable", "trajectory": "trajectory data unavailable"}
-_COUNT_FIELD = {"Ready": "ready", "NeedsReview": "needs_review", "NotReady": "not_ready",
-                "Inconclusive": "inconclusive", "Invalid": "invalid"}  # fmt: skip
+_COUNT_FIELD = {
+    "Ready": "ready",
+    "NeedsReview": "needs_review",
+    "NotReady": "not_ready",
+    "Inconclusive": "inconclusive",
+    "Invalid": "invalid",
+}
 
 INTERPRETATIONS = (
     Interpretation(
@@ -263,15 +268,23 @@ def run_part(subject: str, run_id: str, attempts: list[AttemptResult]) -> Points
             values["deterministic"].append(attempt.deterministic)
     sums = {key: exact_sum(found) for key, found in values.items()}
     disagreements = tuple(
-        Disagreement(run=run_id, item=a.attempt_id, producer=a.producer_outcome or "",
-                     recomputed=a.outcome, anchor=f"attempt-{a.attempt_id}")
-        for a in attempts if a.disagrees
-    )  # fmt: skip
+        Disagreement(
+            run=run_id,
+            item=a.attempt_id,
+            producer=a.producer_outcome or "",
+            recomputed=a.outcome,
+            anchor=f"attempt-{a.attempt_id}",
+        )
+        for a in attempts
+        if a.disagrees
+    )
     return PointsPart(
-        subject=subject, counts=dict(Counter(a.outcome for a in attempts)), disagreements=disagreements,
+        subject=subject,
+        counts=dict(Counter(a.outcome for a in attempts)),
+        disagreements=disagreements,
         sums={k: f"{v.numerator}/{v.denominator}" for k, v in sums.items()},
         ns={key: len(found) for key, found in values.items()},
-    )  # fmt: skip
+    )
 
 
 @dataclass
@@ -304,8 +317,9 @@ class PointsFamily(Family):
         file = f"{bench.label}/benchmark.json"
         problems = []
         if decl.purpose == "prospective-release" and contract.is_historical:
-            message = (f"a prospective release is refused under this contract: its status says "
-                       f"{contract.status!r}")  # fmt: skip
+            message = (
+                f"a prospective release is refused under this contract: its status says {contract.status!r}"
+            )
             problems.append(Problem(file, "$.purpose", message))
         hashes = {"boundarySha256": contract.provenance.boundarySha256}
         problems += provenance_problems(bench, decl.provenance_sources, hashes)
@@ -350,9 +364,13 @@ class PointsFamily(Family):
             return None, problems
         part = run_part(meta.subject, run_id, attempts)
         summary = PointsRunSummary(
-            id=run_id, subject=meta.subject, digest=run.digest, producer=meta.producer,
-            counts=count_outcomes(part.counts), disagreements=len(part.disagreements),
-        )  # fmt: skip
+            id=run_id,
+            subject=meta.subject,
+            digest=run.digest,
+            producer=meta.producer,
+            counts=count_outcomes(part.counts),
+            disagreements=len(part.disagreements),
+        )
         detail = RunResult(**summary.model_dump(), attempts=tuple(attempts))
         return RunScored(summary, detail, part), []
 
@@ -417,12 +435,18 @@ def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[
             DimensionMean(key=d.key, name=d.name, max=d.weight, mean=t.mean(d.key), diagnostic=d.diagnostic)
             for d in rules.dimensions
         )
-        rows.append(SubjectRow(
-            position=position, subject=subject, runs=tuple(t.runs),
-            counts=count_outcomes(t.counts), ready_rate=rate(t.counts["Ready"], valid),
-            mean_deterministic=t.mean("deterministic"), dimensions=dims,
-            disagreements=t.disagreements,
-        ))  # fmt: skip
+        rows.append(
+            SubjectRow(
+                position=position,
+                subject=subject,
+                runs=tuple(t.runs),
+                counts=count_outcomes(t.counts),
+                ready_rate=rate(t.counts["Ready"], valid),
+                mean_deterministic=t.mean("deterministic"),
+                dimensions=dims,
+                disagreements=t.disagreements,
+            )
+        )
     return tuple(rows)
 
 
@@ -445,28 +469,37 @@ def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
     valid = sum(n for o, n in overall.counts.items() if o != "Invalid")
     source = decl.provenance_sources.get("boundarySha256")
     provenance = ProvenanceHash(
-        name="boundarySha256", sha256=contract.provenance.boundarySha256,
-        state="verified" if source else "not re-verified (source not supplied)", source=source,
-    )  # fmt: skip
+        name="boundarySha256",
+        sha256=contract.provenance.boundarySha256,
+        state="verified" if source else "not re-verified (source not supplied)",
+        source=source,
+    )
     blind = BlindRecord(
         subjects_blind=True,
-        statement=(f"The contract withholds the identity mapping (identityMapping: "
-                   f"{contract.provenance.identityMapping!r}); subjects appear only under the "
-                   "opaque ids their runs declare. No reveal exists for this family."),
-        evaluator_hashes=(), identities_revealed=False, scores_frozen_in=None,
-    )  # fmt: skip
+        statement=(
+            f"The contract withholds the identity mapping (identityMapping: "
+            f"{contract.provenance.identityMapping!r}); subjects appear only under the "
+            "opaque ids their runs declare. No reveal exists for this family."
+        ),
+        evaluator_hashes=(),
+        identities_revealed=False,
+        scores_frozen_in=None,
+    )
     return Disclosures(
         status=contract.status,
         limitations=contract.limitations,
         own_limitations=OWN_LIMITATIONS,
         interpretations=_interpretations(tally),
         blind=blind,
-        excluded_counts=(("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),
-                         ("Inconclusive attempts (reported separately)", overall.counts["Inconclusive"])),
-        unavailable=tuple((UNAVAILABLE[group], valid - overall.ns[key])
-                          for key, group in tally.rules.signal_diagnostics),
+        excluded_counts=(
+            ("Invalid attempts (excluded from every denominator)", overall.counts["Invalid"]),
+            ("Inconclusive attempts (reported separately)", overall.counts["Inconclusive"]),
+        ),
+        unavailable=tuple(
+            (UNAVAILABLE[group], valid - overall.ns[key]) for key, group in tally.rules.signal_diagnostics
+        ),
         floors_note=None,
         corrections=(),
         disagreements=disagreements,
         provenance=(provenance,),
-    )  # fmt: skip
+    )

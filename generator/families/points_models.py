@@ -172,9 +172,15 @@ Outcome = Literal["Ready", "NeedsReview", "NotReady", "Invalid", "Inconclusive"]
 OUTCOMES: tuple[Outcome, ...] = ("Ready", "NeedsReview", "NotReady", "Inconclusive", "Invalid")
 
 FACT_FIELDS = (
-    "functional", "regression", "cross_surface", "changed_paths", "tests", "trajectory",
-    "tampering_detected", "prohibited_change_detected",
-)  # fmt: skip
+    "functional",
+    "regression",
+    "cross_surface",
+    "changed_paths",
+    "tests",
+    "trajectory",
+    "tampering_detected",
+    "prohibited_change_detected",
+)
 
 
 def _unique(checks: tuple[Check, ...] | None) -> tuple[Check, ...] | None:

@@ -230,9 +230,12 @@ class TrialsFamily(Family):
         ]
         part = TrialsPart(trial_ids=tuple(r.trial_id for r in rows), figures=tuple(figure(r) for r in rows))
         summary = RunSummary(
-            id=run_id, digest=run.digest, producer=meta.producer, plan_sha256=meta.plan_sha256,
+            id=run_id,
+            digest=run.digest,
+            producer=meta.producer,
+            plan_sha256=meta.plan_sha256,
             trial_count=len(rows),
-        )  # fmt: skip
+        )
         return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part), []
 
     def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:

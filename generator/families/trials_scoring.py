@@ -153,9 +153,20 @@ class TrialFigure(NamedTuple):
 
 
 def figure(row: TrialRow) -> TrialFigure:
-    return TrialFigure(row.provider, row.success, row.build, row.boot, row.run, row.required_passed,
-                       row.required_total, len(row.counted_interventions), row.elapsed_ms,
-                       row.cost_usd_micros, row.failure_code, row.evaluator)  # fmt: skip
+    return TrialFigure(
+        row.provider,
+        row.success,
+        row.build,
+        row.boot,
+        row.run,
+        row.required_passed,
+        row.required_total,
+        len(row.counted_interventions),
+        row.elapsed_ms,
+        row.cost_usd_micros,
+        row.failure_code,
+        row.evaluator,
+    )
 
 
 def metrics(rows: Sequence[TrialFigure]) -> Metrics:

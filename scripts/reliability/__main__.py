@@ -67,8 +67,11 @@ def run_tests(files: tuple[str, ...]) -> TestRun:
     """The hostile-text, security and blind-scan tests, as CI runs them (pytest in a subprocess)."""
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *files],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     lines = result.stdout.strip().splitlines()
     line = lines[-1] if lines else result.stderr.strip()[-200:]
     count = {kind: int(n) for n, kind in re.findall(r"(\d+) (passed|failed|error)", line)}
@@ -95,37 +98,67 @@ def rows(
     refused = sum(r for _, r in tampered.structural.values())
     kills, steps = faulted.random, faulted.steps
     return [
-        ("bad input never crashes: mutated inputs (resealed, so parsers and scorers see them) "
-         "and unresealed tampering", f"{fuzzed.inputs} inputs",
-         f"{len(fuzzed.tracebacks)} tracebacks · {len(fuzzed.unexpected)} unexpected exit codes "
-         f"({exits}; exit 0 = the mutation kept the input valid)"),
-        ("bad input never costs a byte: the previous site byte-identical after every refusal",
-         f"{fuzzed.inputs - fuzzed.valid} refused inputs",
-         f"{fuzzed.sites_changed} sites changed · {len(fuzzed.leaks)} temporary files leaked"),
-        ("every single-byte change to every sealed file is refused",
-         f"{tampered.byte_changes} changes in {tampered.files} files "
-         f"({tampered.exhaustive_files} at every byte)",
-         f"{tampered.undetected} undetected"),
-        ("… and through `benchsite build`, with the site intact", f"{tampered.cli_changes} changes",
-         f"{tampered.cli_refused} refused with exit 3"),
-        ("renamed, added, removed, symlinked files and edited seals are refused", f"{structural} tamperings",
-         f"{refused} refused with exit 3, site intact"),
-        ("`kill -9` at random points never leaves a partial or mixed site", f"{kills.kills} kills",
-         f"{kills.partial} partial · {kills.mixed} mixed · {kills.recovered} recovered by the next build · "
-         f"{kills.leaked} spools left"),
-        ("`kill -9` right after each rename inside the output", f"{steps.kills} kills",
-         f"{steps.partial} partial · {steps.mixed} mixed"),
-        ("two concurrent builds into one output never interleave", f"{faulted.pairs} pairs",
-         f"{faulted.interleavings} interleavings · {faulted.pair_failures} failed pairs"),
-        ("a full disk or unwritable output fails clearly, the old site intact",
-         f"{sum(faulted.disk.values())} cases", "all contained" if faulted.ok else "FAILED"),
-        ("hostile text executes nothing in a browser; OWASP vectors inert in HTML and Markdown; "
-         "no withheld identity in any output byte", f"{tests.passed + tests.failed} tests",
-         f"{tests.passed} passed · {tests.failed} failed"),
-        ("attacks the first harness did not list (see *Hardening II*) are refused or inert",
-         f"{hardening.passed + hardening.failed} tests",
-         f"{hardening.passed} passed · {hardening.failed} failed"),
-    ]  # fmt: skip
+        (
+            "bad input never crashes: mutated inputs (resealed, so parsers and scorers see them) "
+            "and unresealed tampering",
+            f"{fuzzed.inputs} inputs",
+            f"{len(fuzzed.tracebacks)} tracebacks · {len(fuzzed.unexpected)} unexpected exit codes "
+            f"({exits}; exit 0 = the mutation kept the input valid)",
+        ),
+        (
+            "bad input never costs a byte: the previous site byte-identical after every refusal",
+            f"{fuzzed.inputs - fuzzed.valid} refused inputs",
+            f"{fuzzed.sites_changed} sites changed · {len(fuzzed.leaks)} temporary files leaked",
+        ),
+        (
+            "every single-byte change to every sealed file is refused",
+            f"{tampered.byte_changes} changes in {tampered.files} files "
+            f"({tampered.exhaustive_files} at every byte)",
+            f"{tampered.undetected} undetected",
+        ),
+        (
+            "… and through `benchsite build`, with the site intact",
+            f"{tampered.cli_changes} changes",
+            f"{tampered.cli_refused} refused with exit 3",
+        ),
+        (
+            "renamed, added, removed, symlinked files and edited seals are refused",
+            f"{structural} tamperings",
+            f"{refused} refused with exit 3, site intact",
+        ),
+        (
+            "`kill -9` at random points never leaves a partial or mixed site",
+            f"{kills.kills} kills",
+            f"{kills.partial} partial · {kills.mixed} mixed · "
+            f"{kills.recovered} recovered by the next build · {kills.leaked} spools left",
+        ),
+        (
+            "`kill -9` right after each rename inside the output",
+            f"{steps.kills} kills",
+            f"{steps.partial} partial · {steps.mixed} mixed",
+        ),
+        (
+            "two concurrent builds into one output never interleave",
+            f"{faulted.pairs} pairs",
+            f"{faulted.interleavings} interleavings · {faulted.pair_failures} failed pairs",
+        ),
+        (
+            "a full disk or unwritable output fails clearly, the old site intact",
+            f"{sum(faulted.disk.values())} cases",
+            "all contained" if faulted.ok else "FAILED",
+        ),
+        (
+            "hostile text executes nothing in a browser; OWASP vectors inert in HTML and Markdown; "
+            "no withheld identity in any output byte",
+            f"{tests.passed + tests.failed} tests",
+            f"{tests.passed} passed · {tests.failed} failed",
+        ),
+        (
+            "attacks the first harness did not list (see *Hardening II*) are refused or inert",
+            f"{hardening.passed + hardening.failed} tests",
+            f"{hardening.passed} passed · {hardening.failed} failed",
+        ),
+    ]
 
 
 def page(
@@ -138,8 +171,10 @@ def page(
     seconds: float,
 ) -> str:
     today = datetime.date.today().isoformat()
-    command = (f"python -m scripts.reliability --count {args.count} --kills {args.kills} "
-               f"--seed {args.seed} --write docs/reliability.md")  # fmt: skip
+    command = (
+        f"python -m scripts.reliability --count {args.count} --kills {args.kills} "
+        f"--seed {args.seed} --write docs/reliability.md"
+    )
     found = rows(fuzzed, tampered, faulted, tests, hardening)
     table = "\n".join(f"| {a} | {b} | {c} |" for a, b, c in found)
     classes = "\n".join(f"- {c}" for c in HARDENING_CLASSES)

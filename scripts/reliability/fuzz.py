@@ -428,9 +428,10 @@ def nfc_nfd(name: str) -> tuple[str, str]:
 def _colliding_ids(rng: random.Random, doc: Doc, spell: Callable[[str], tuple[str, str]], how: str) -> str:
     """Two elements of one array (or two keys of one object) whose ids collide as ``how``."""
     lists = [
-        (p, v) for p, v in doc.nodes()
+        (p, v)
+        for p, v in doc.nodes()
         if isinstance(v, list) and any(isinstance(e, dict) and _id_key(e) for e in v)
-    ]  # fmt: skip
+    ]
     if lists and rng.random() < 0.7:
         path, array = rng.choice(lists)
         index = rng.choice([i for i, e in enumerate(array) if isinstance(e, dict) and _id_key(e)])
@@ -817,8 +818,11 @@ def _diff(before: dict[str, str], after: dict[str, str]) -> str:
     changed = sorted(r for r in before if r in after and after[r] != before[r])
     removed = sorted(r for r in before if r not in after)
     added = sorted(r for r in after if r not in before)
-    parts = [f"{name} {len(rels)}: {', '.join(rels[:5])}" for name, rels in
-             (("changed", changed), ("removed", removed), ("added", added)) if rels]  # fmt: skip
+    parts = [
+        f"{name} {len(rels)}: {', '.join(rels[:5])}"
+        for name, rels in (("changed", changed), ("removed", removed), ("added", added))
+        if rels
+    ]
     return "; ".join(parts)
 
 
@@ -939,8 +943,18 @@ class Worker:
                 self.restore(bench, now)
         finally:
             undo(inputs, self.inodes[bench], self.corpus)
-        return Outcome(index, mutation.kind, mutation.description, code, mutation.expected,
-                       mutation.tampered, seconds, trace, change, leak)  # fmt: skip
+        return Outcome(
+            index,
+            mutation.kind,
+            mutation.description,
+            code,
+            mutation.expected,
+            mutation.tampered,
+            seconds,
+            trace,
+            change,
+            leak,
+        )
 
     def _build(self, inputs: Path, out: Path) -> tuple[int | None, str | None]:
         try:
@@ -1080,17 +1094,22 @@ class FuzzReport:
         lines = [
             f"benchsite fuzz: seed {self.seed}, {self.inputs} inputs, {self.workers} worker(s), "
             f"{self.seconds:.1f} s ({self.inputs_per_second:.1f} inputs/s)",
-            "  exit codes: " + ", ".join(f"{c}: {n}" for c, n in self.per_exit.items())
+            "  exit codes: "
+            + ", ".join(f"{c}: {n}" for c, n in self.per_exit.items())
             + f" (exit 0: the mutation kept the input valid: {self.valid})",
             f"  unresealed (tamper) inputs: {self.tampered}",
-            f"  {'kind':<{width}} {'inputs':>6} " + " ".join(f"{'exit ' + str(c):>7}" for c in exits)
+            f"  {'kind':<{width}} {'inputs':>6} "
+            + " ".join(f"{'exit ' + str(c):>7}" for c in exits)
             + "  build s/input",
-        ]  # fmt: skip
+        ]
         for kind, n in self.per_kind.items():
             row = self.per_kind_exit.get(kind, {})
             mean = self.per_kind_seconds.get(kind, 0.0) / n
-            lines.append(f"  {kind:<{width}} {n:>6} " + " ".join(f"{row.get(c, 0):>7}" for c in exits)
-                         + f"  {mean:13.3f}")  # fmt: skip
+            lines.append(
+                f"  {kind:<{width}} {n:>6} "
+                + " ".join(f"{row.get(c, 0):>7}" for c in exits)
+                + f"  {mean:13.3f}"
+            )
         lines += [
             f"  tracebacks: {len(self.tracebacks)} · unexpected exit codes: {len(self.unexpected)} · "
             f"sites changed: {self.sites_changed} · timeouts: {len(self.timeouts)} · "
@@ -1128,8 +1147,13 @@ def _chunks(count: int, workers: int) -> list[list[int]]:
     return [list(range(i, min(i + size, count))) for i in range(0, count, size)]
 
 
-def _outcomes(seed: int, chunks: list[list[int]], workers: int, args: tuple[str, str, float, str | None],
-              progress: Callable[[int], None]) -> Iterator[Outcome]:  # fmt: skip
+def _outcomes(
+    seed: int,
+    chunks: list[list[int]],
+    workers: int,
+    args: tuple[str, str, float, str | None],
+    progress: Callable[[int], None],
+) -> Iterator[Outcome]:
     if workers == 0:  # in this process: for profiling and debugging
         spool = tempfile.tempdir
         try:
@@ -1177,8 +1201,11 @@ def run(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scripts.reliability.fuzz", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        prog="python -m scripts.reliability.fuzz",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--count", type=int, default=10_000, help="inputs to try (default 10000)")
     parser.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2; 0: this one)")
@@ -1208,8 +1235,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     terminated = signal.signal(signal.SIGTERM, lambda _n, _f: sys.exit(143))  # so temp folders go too
     try:
-        report = run(args.count, args.seed, args.workers, corpus=args.corpus, timeout=args.timeout,
-                     keep=args.keep, progress=progress)  # fmt: skip
+        report = run(
+            args.count,
+            args.seed,
+            args.workers,
+            corpus=args.corpus,
+            timeout=args.timeout,
+            keep=args.keep,
+            progress=progress,
+        )
     finally:
         signal.signal(signal.SIGTERM, terminated)
     if sys.stderr.isatty():
