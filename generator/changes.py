@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from generator.families.components_report import ALL_RUNS
+from generator.families.components.report import ALL_RUNS
 from generator.figures import Model
 from generator.numbers import fmt_band
 

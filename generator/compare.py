@@ -14,9 +14,9 @@ from pathlib import Path
 from pydantic import Field
 
 from generator.errors import EXIT_USAGE, BenchsiteError, Problem, ProblemReport
-from generator.families.definitions_models import Scenario
-from generator.families.definitions_report import RowState
-from generator.families.definitions_store import axis, frozen_manifest, row_result
+from generator.families.definitions.models import Scenario
+from generator.families.definitions.report import RowState
+from generator.families.definitions.store import axis, frozen_manifest, row_result
 from generator.figures import Model
 from generator.inputs import read_unsealed, verify_folder
 from generator.jsonio import load_json_bytes, validate_model

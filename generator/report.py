@@ -9,10 +9,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from generator.families.components_report import ComponentsSection
-from generator.families.definitions_report import DefinitionsSection
-from generator.families.points_report import PointsSection
-from generator.families.trials_report import TrialsSection
+from generator.families.components.report import ComponentsSection
+from generator.families.definitions.report import DefinitionsSection
+from generator.families.points.report import PointsSection
+from generator.families.trials.report import TrialsSection
 from generator.figures import Model
 from generator.headline import Headline
 from generator.ranking import Ranking

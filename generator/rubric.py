@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.points_models import PointsContract
-from generator.families.points_source import agreement_problems, read_spec, states_seed_rules
-from generator.families.points_spec import BUILTIN_FILE, PointsSpec, builtin_spec, explain
+from generator.families.points.models import PointsContract
+from generator.families.points.source import agreement_problems, read_spec, states_seed_rules
+from generator.families.points.spec import BUILTIN_FILE, PointsSpec, builtin_spec, explain
 from generator.files import ReadFailure, read_regular
 from generator.jsonio import load_json_bytes, validate_model
 

@@ -9,15 +9,15 @@ from pydantic import BaseModel
 
 from generator.canon import canonical_json
 from generator.changes import VersionsIndex
-from generator.families.components_models import (
+from generator.families.components.models import (
     ComponentsContract,
     ComponentsDeclaration,
     ComponentsRun,
     Episode,
 )
-from generator.families.points_models import Attempt, PointsContract, PointsDeclaration, PointsRun
-from generator.families.points_spec import PointsSpec
-from generator.families.trials_models import (
+from generator.families.points.models import Attempt, PointsContract, PointsDeclaration, PointsRun
+from generator.families.points.spec import PointsSpec
+from generator.families.trials.models import (
     Reveal,
     TrialPlan,
     TrialResult,

@@ -838,8 +838,8 @@ def mixed_case(row: dict[str, Any]) -> None:
 
 
 def definition_corpus(rng: random.Random) -> tuple[dict[str, Any], list[tuple[str, str, int, str]]]:
-    from generator.families.definitions_models import Floor
-    from generator.families.definitions_stats import derive_floor
+    from generator.families.definitions.models import Floor
+    from generator.families.definitions.stats import derive_floor
 
     checks = []
     for c in CHECKS:
@@ -932,8 +932,8 @@ def store_row(
 
 
 def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
-    from generator.families.definitions_models import Scenario
-    from generator.families.definitions_store import row_result, sanitized_name, verdict
+    from generator.families.definitions.models import Scenario
+    from generator.families.definitions.store import row_result, sanitized_name, verdict
 
     bench = out / "recsys-grounding"
     rng = random.Random(seed)

@@ -31,7 +31,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from generator.families.trials_report import TrialsSection
+from generator.families.trials.report import TrialsSection
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME
 from tests.conftest import CORPUS, reseal, run_cli, snapshot

@@ -147,7 +147,7 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import generator.build
-    import generator.families.points
+    import generator.families.points.family
 
     out = tmp_path / "site"
     assert build(corpus, out, "--site-version", "v1")[0] == 0
@@ -157,7 +157,7 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
         raise AssertionError("a no-op rebuild scored a run")
 
     with monkeypatch.context() as patch:
-        patch.setattr(generator.families.points.PointsFamily, "score_run", no_parsing)
+        patch.setattr(generator.families.points.family.PointsFamily, "score_run", no_parsing)
         code, output = build(corpus, out, "--site-version", "v1")
     assert code == 0 and "nothing re-rendered" in output, output
     assert snapshot(out) == before

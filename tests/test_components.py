@@ -23,17 +23,17 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator.families.components import episode_result
-from generator.families.components_aggregate import (
+from generator.families.components.aggregate import (
     agreement,
     baselines,
     cells,
     episode_figure,
     weighted_kappa,
 )
-from generator.families.components_models import CRITERIA, ComponentsDeclaration, Episode, Task
-from generator.families.components_report import Components, EpisodeResult
-from generator.families.components_scoring import fabricated_citations, match
+from generator.families.components.family import episode_result
+from generator.families.components.models import CRITERIA, ComponentsDeclaration, Episode, Task
+from generator.families.components.report import Components, EpisodeResult
+from generator.families.components.scoring import fabricated_citations, match
 from generator.seal import write_seal
 from tests.conftest import CORPUS, reseal, run_cli
 from tests.pages import Table, parse
@@ -1101,7 +1101,7 @@ def test_a_focus_for_a_family_no_task_has_is_invalid(tmp_path: Path) -> None:
 
 
 def test_judge_drift_counts_each_judges_raw_scores_per_criterion_per_run() -> None:
-    from generator.families.components import judge_counts, judge_drift
+    from generator.families.components.family import judge_counts, judge_drift
 
     one = [make_episode(judgments=judged((3, 2, 2, 1), (3, 3, 2, 0)))]
     two = [make_episode(judgments=judged((2, 2, 2, 2)))]

@@ -31,10 +31,10 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 from scipy.stats import beta, binomtest
 
-from generator.families.definitions_aggregate import cell as collapsed_cell
-from generator.families.definitions_aggregate import census, floor_tests, paired, values
-from generator.families.definitions_models import Definition, Floor, Scenario
-from generator.families.definitions_stats import (
+from generator.families.definitions.aggregate import cell as collapsed_cell
+from generator.families.definitions.aggregate import census, floor_tests, paired, values
+from generator.families.definitions.models import Definition, Floor, Scenario
+from generator.families.definitions.stats import (
     above_floor,
     collapse,
     derive_floor,
@@ -43,7 +43,7 @@ from generator.families.definitions_stats import (
     sign_test,
     tail_p,
 )
-from generator.families.definitions_store import row_result, sanitized_name, stimulus_hash, verdict
+from generator.families.definitions.store import row_result, sanitized_name, stimulus_hash, verdict
 from generator.stats import exact_interval
 from tests.conftest import CORPUS, edit_json, reseal, run_cli
 from tests.pages import parse

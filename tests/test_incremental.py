@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from generator.cache import FORMAT, Pages, RunCache
-from generator.families.points import PointsPart
-from generator.families.points_report import PointsRunSummary
+from generator.families.points.family import PointsPart
+from generator.families.points.report import PointsRunSummary
 from generator.workers import PARALLEL_MIN_RUNS
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from generator.families.points_models import (
+from generator.families.points.models import (
     FACT_FIELDS,
     Attempt,
     Check,
@@ -25,9 +25,9 @@ from generator.families.points_models import (
     SurfaceCheck,
     Trajectory,
 )
-from generator.families.points_models import TestSignals as Signals  # not collected by pytest
-from generator.families.points_report import AttemptResult, DimensionScore
-from generator.families.points_scoring import (
+from generator.families.points.models import TestSignals as Signals  # not collected by pytest
+from generator.families.points.report import AttemptResult, DimensionScore
+from generator.families.points.scoring import (
     blockers,
     functional_points,
     invalid_problem,
@@ -37,7 +37,7 @@ from generator.families.points_scoring import (
     score_attempt,
     trajectory_points,
 )
-from generator.families.points_scoring import test_behavior_points as behavior_points  # not a test
+from generator.families.points.scoring import test_behavior_points as behavior_points  # not a test
 from generator.jsonio import validate_model
 from generator.stats import basis_points, exact_interval, rate
 

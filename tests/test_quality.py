@@ -45,7 +45,7 @@ for name in modules:
     importlib.import_module(name)
 if "generator.score" in modules:
     import generator.families
-    for found in pkgutil.iter_modules(generator.families.__path__, "generator.families."):
+    for found in pkgutil.walk_packages(generator.families.__path__, "generator.families."):
         importlib.import_module(found.name)
 print(json.dumps(sorted(name for name in forbidden if name in sys.modules)))
 """

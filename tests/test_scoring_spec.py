@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from generator.families.points_models import (
+from generator.families.points.models import (
     Attempt,
     Check,
     PointsTask,
@@ -26,9 +26,9 @@ from generator.families.points_models import (
     SurfaceCheck,
     Trajectory,
 )
-from generator.families.points_models import TestSignals as Signals  # not collected by pytest
-from generator.families.points_scoring import score_attempt
-from generator.families.points_spec import (
+from generator.families.points.models import TestSignals as Signals  # not collected by pytest
+from generator.families.points.scoring import score_attempt
+from generator.families.points.spec import (
     BUILTIN_FILE,
     PointsSpec,
     compile_spec,

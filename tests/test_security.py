@@ -37,7 +37,7 @@ import pytest
 from click.testing import Result
 from markdown_it import MarkdownIt
 
-from generator.families.trials_report import TrialsSection
+from generator.families.trials.report import TrialsSection
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME
 from tests.conftest import CORPUS, edit_json, reseal, run_cli, snapshot

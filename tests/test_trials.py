@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator.families.trials_models import PlannedTrial, TrialResult
-from generator.families.trials_report import TrialRow
-from generator.families.trials_scoring import (
+from generator.families.trials.models import PlannedTrial, TrialResult
+from generator.families.trials.report import TrialRow
+from generator.families.trials.scoring import (
     MISSING_RESULT,
     NO_CODE,
     counted_interventions,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from generator.families.base import Family
-from generator.families.components import ComponentsFamily
-from generator.families.definitions import DefinitionsFamily
-from generator.families.points import PointsFamily
-from generator.families.trials import TrialsFamily
+from generator.families.components.family import ComponentsFamily
+from generator.families.definitions.family import DefinitionsFamily
+from generator.families.points.family import PointsFamily
+from generator.families.trials.family import TrialsFamily
 
 FAMILIES: dict[str, Family] = {
     family.name: family

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.canon import canonical_json
-from generator.families.trials_models import TrialsContract
+from generator.families.trials.models import TrialsContract
 from generator.figures import Model, Rate
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.families.components_models import ComponentsContract, FocusCriterion, Task
+from generator.families.components.models import ComponentsContract, FocusCriterion, Task
 from generator.figures import Model, Rate, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.numbers import fmt_number

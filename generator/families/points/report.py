@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.families.points_models import Outcome, PointsContract, PointsTask
-from generator.families.points_spec import PointsSpec
+from generator.families.points.models import Outcome, PointsContract, PointsTask
+from generator.families.points.spec import PointsSpec
 from generator.figures import Mean, Model, Rate, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking

@@ -8,8 +8,8 @@ its case) in any run is checked when the run's share is folded in, runs in sorte
 from __future__ import annotations
 
 from generator.errors import Problem
-from generator.families.definitions_models import Scenario
-from generator.families.definitions_store import axis
+from generator.families.definitions.models import Scenario
+from generator.families.definitions.store import axis
 from generator.figures import Model
 
 Signature = tuple[str | None, str | None, float | None, bool, str | None, str | None]

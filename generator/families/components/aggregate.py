@@ -7,8 +7,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from generator.families.components_models import ComponentsDeclaration
-from generator.families.components_report import (
+from generator.families.components.models import ComponentsDeclaration
+from generator.families.components.report import (
     Agreement,
     BaselineCheck,
     Cell,

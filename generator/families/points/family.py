@@ -17,13 +17,13 @@ from generator.families.base import (
     provenance_problems,
     read_run_meta,
 )
-from generator.families.points_models import (
+from generator.families.points.models import (
     Attempt,
     PointsContract,
     PointsDeclaration,
     PointsRun,
 )
-from generator.families.points_report import (
+from generator.families.points.report import (
     AttemptResult,
     DimensionMean,
     OutcomeCounts,
@@ -35,9 +35,9 @@ from generator.families.points_report import (
     ScoringInfo,
     SubjectRow,
 )
-from generator.families.points_scoring import invalid_problem, score_attempt
-from generator.families.points_source import resolve
-from generator.families.points_spec import PointsRules, PointsSpec, SpecSource, explain
+from generator.families.points.scoring import invalid_problem, score_attempt
+from generator.families.points.source import resolve
+from generator.families.points.spec import PointsRules, PointsSpec, SpecSource, explain
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models

@@ -8,7 +8,7 @@ from typing import Any
 
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
-from generator.families.trials_models import (
+from generator.families.trials.models import (
     PlannedTrial,
     Reveal,
     TrialPlan,
@@ -17,7 +17,7 @@ from generator.families.trials_models import (
     TrialsDeclaration,
     TrialsRun,
 )
-from generator.families.trials_report import (
+from generator.families.trials.report import (
     RevealedName,
     RevealRecord,
     RunDetail,
@@ -26,7 +26,7 @@ from generator.families.trials_report import (
     TrialsSection,
     scores_file,
 )
-from generator.families.trials_scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
+from generator.families.trials.scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models, load_json_bytes, validate_model

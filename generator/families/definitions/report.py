@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.families.definitions_models import Correction, Definition
+from generator.families.definitions.models import Correction, Definition
 from generator.figures import Interval, Model, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.definitions_models import Manifest, Scenario, output_tree
-from generator.families.definitions_report import RowResult
+from generator.families.definitions.models import Manifest, Scenario, output_tree
+from generator.families.definitions.report import RowResult
 from generator.jsonio import load_json_bytes, validate_model
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
-from generator.families.components_aggregate import (
+from generator.families.components.aggregate import (
     EpisodeFigure,
     agreement,
     baselines,
@@ -15,7 +15,7 @@ from generator.families.components_aggregate import (
     episode_figure,
     leaderboard,
 )
-from generator.families.components_models import (
+from generator.families.components.models import (
     FOCUS,
     ComponentsContract,
     ComponentsDeclaration,
@@ -23,7 +23,7 @@ from generator.families.components_models import (
     Episode,
     Task,
 )
-from generator.families.components_report import (
+from generator.families.components.report import (
     ALL_RUNS,
     Agreement,
     Components,
@@ -34,7 +34,7 @@ from generator.families.components_report import (
     RunDetail,
     RunSummary,
 )
-from generator.families.components_scoring import (
+from generator.families.components.scoring import (
     combine,
     fabricated_citations,
     match,

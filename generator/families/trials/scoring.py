@@ -11,8 +11,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from generator.families.trials_models import PlannedTrial, TrialResult
-from generator.families.trials_report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
+from generator.families.trials.models import PlannedTrial, TrialResult
+from generator.families.trials.report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
 from generator.stats import rate
 
 FREE: dict[str, int | None] = {"setup": None, "native_permission": None, "initial_submit": 1, "publish": 1}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import statistics
 from collections.abc import Mapping
 
-from generator.families.definitions_models import Definition
-from generator.families.definitions_report import CaseValue, CensusRow, FloorTest, PairedRow, RowState
-from generator.families.definitions_stats import (
+from generator.families.definitions.models import Definition
+from generator.families.definitions.report import CaseValue, CensusRow, FloorTest, PairedRow, RowState
+from generator.families.definitions.stats import (
     above_floor,
     collapse,
     minimum_attainable,

@@ -10,8 +10,8 @@ from typing import Any
 
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored
-from generator.families.definitions_aggregate import census, floor_tests, paired, values
-from generator.families.definitions_models import (
+from generator.families.definitions.aggregate import census, floor_tests, paired, values
+from generator.families.definitions.models import (
     Correction,
     Definition,
     DefinitionsDeclaration,
@@ -20,14 +20,14 @@ from generator.families.definitions_models import (
     Scenario,
     Summary,
 )
-from generator.families.definitions_pooling import (
+from generator.families.definitions.pooling import (
     DefinitionsPart,
     PooledRow,
     Signature,
     pooling_facts,
     pooling_problems,
 )
-from generator.families.definitions_report import (
+from generator.families.definitions.report import (
     AdrContract,
     DefinitionsRunDetail,
     DefinitionsRunSummary,
@@ -36,8 +36,8 @@ from generator.families.definitions_report import (
     RowResult,
     RunCounts,
 )
-from generator.families.definitions_stats import derive_floor
-from generator.families.definitions_store import (
+from generator.families.definitions.stats import derive_floor
+from generator.families.definitions.store import (
     frozen_manifest,
     row_result,
     sanitized_name,

@@ -7,7 +7,7 @@ import math
 import statistics
 from collections.abc import Sequence
 
-from generator.families.definitions_models import Collapse, Floor
+from generator.families.definitions.models import Collapse, Floor
 from generator.stats import exact_interval
 
 ALPHA = 0.05

@@ -22,7 +22,7 @@ from generator.families.input_base import (
     Strict,
     unique_ids,
 )
-from generator.families.points_spec import PointsSpec
+from generator.families.points.spec import PointsSpec
 from generator.families.rules import rules_digest
 
 # --- the contract (seed 000), read as its owner froze it -------------------------------------
@@ -62,7 +62,7 @@ rules and no specification of its own is scored by the built-in specification.""
 
 class PointsContract(Strict):
     """A points rubric contract: seed 000 (``agent-dx-score-contract``), its successors, or a team's
-    own rubric in the same shape. How it scores is its specification (``points_spec``): the contract's
+    own rubric in the same shape. How it scores is its specification (``points.spec``): the contract's
     ``scoring`` object, a pinned ``scoring.json``, or the built-in one for the seed's rules."""
 
     schemaVersion: SchemaVersion1

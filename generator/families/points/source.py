@@ -12,8 +12,8 @@ import hashlib
 
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext
-from generator.families.points_models import SEED_RULES_SHA256, PointsContract, PointsDeclaration
-from generator.families.points_spec import (
+from generator.families.points.models import SEED_RULES_SHA256, PointsContract, PointsDeclaration
+from generator.families.points.spec import (
     BUILTIN_FILE,
     PointsRules,
     PointsSpec,

@@ -1,4 +1,4 @@
-"""Pure scoring of one attempt under a points specification (``points_spec``; SPEC §2.1).
+"""Pure scoring of one attempt under a points specification (``points.spec``; SPEC §2.1).
 
 Points are exact fractions so that a rubric's thresholds (80 of 90, 12 of 15, 7.5 of 10 in the
 seed contract) are compared exactly; they become floats only when stored in the report. Every
@@ -13,9 +13,9 @@ from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
 
-from generator.families.points_models import Attempt, Check, Outcome, PointsTask
-from generator.families.points_report import AttemptResult, DimensionScore, DimensionState
-from generator.families.points_spec import (
+from generator.families.points.models import Attempt, Check, Outcome, PointsTask
+from generator.families.points.report import AttemptResult, DimensionScore, DimensionState
+from generator.families.points.spec import (
     GROUP_WORDS,
     UNAVAILABLE_WORDS,
     CheckRatio,

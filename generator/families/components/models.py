@@ -9,7 +9,7 @@ from pydantic import Field, field_validator, model_validator
 
 from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
 from generator.families.rules import check_rules
-from generator.families.trials_models import EVALUATOR_HASH
+from generator.families.trials.models import EVALUATOR_HASH
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
 """The contract's four global criteria."""

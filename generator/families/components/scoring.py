@@ -10,7 +10,7 @@ import statistics
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.families.components_models import CRITERIA, FOCUS, Episode, Finding, SeededDefect, Task
+from generator.families.components.models import CRITERIA, FOCUS, Episode, Finding, SeededDefect, Task
 
 Ratio = Fraction | None
 

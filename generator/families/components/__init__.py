@@ -1,0 +1,1 @@
+"""The components rubric family: see docs/components.md."""

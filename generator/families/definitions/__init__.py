@@ -1,0 +1,1 @@
+"""The definitions rubric family: see docs/definitions.md."""

@@ -1,0 +1,1 @@
+"""The points rubric family: see docs/points.md."""

@@ -1,0 +1,1 @@
+"""The trials rubric family: see docs/trials.md."""
