@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from generator.canon import compact_json
 from generator.errors import BenchsiteError, Problem
-from generator.families.base import BenchmarkContext, Family
+from generator.families.base import AnyFamily, BenchmarkContext
 from generator.files import ReadFailure, read_regular
 from generator.inputs import BenchmarkLayout
 from generator.seal import SEAL_NAME
@@ -43,8 +43,8 @@ class Remote:
     """What a worker scores a benchmark's runs with: no cache, no spool (those stay on the client)."""
 
     layout: BenchmarkLayout
-    bench: BenchmarkContext
-    family: Family
+    bench: BenchmarkContext[Any, Any]
+    family: AnyFamily
     state: Any
 
 

@@ -1,10 +1,10 @@
 """``benchsite rubric explain|check``: a contract's or a scoring specification's rules, in words.
 
-A file holding a ``family`` field is a scoring specification (``scoring.json``); any other is a
-rubric contract, whose family is told by its shape. A points contract is explained by its own
-``scoring`` object, else, when it states the seed contract's rules, by the built-in specification.
-Specifications for the trials, components and definitions families are not data yet: their
-contracts are checked, and their rules are those docs/<family>.md describes.
+A file holding a ``family`` field is a scoring specification (``scoring.json``) of that family; any
+other is a rubric contract, whose family is the one that recognises its shape
+(``Family.recognises``). A contract is explained by the specification that would score it, found
+as a build finds it (``generator.families.specs``): its own ``scoring`` object, a ``scoring.json``
+that the ``benchmark.json`` beside it pins, or the built-in specification of a seed contract.
 """
 
 from __future__ import annotations
@@ -16,17 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem
-from generator.families.points.models import PointsContract
-from generator.families.points.source import agreement_problems, read_spec, states_seed_rules
-from generator.families.points.spec import BUILTIN_FILE, PointsSpec, builtin_spec, explain
+from generator.families.base import AnyFamily
+from generator.families.registry import FAMILIES
+from generator.families.specs import read_builtin, read_spec
 from generator.files import ReadFailure, read_regular
-from generator.jsonio import load_json_bytes, validate_model
-
-CONTRACT_FAMILIES = {
-    "pointDimensions": "points",
-    "primary_metric": "trials",
-    "components": "components",
-}
+from generator.jsonio import load_json_bytes
 
 
 @dataclass(frozen=True)
@@ -50,70 +44,82 @@ def read(path: Path) -> tuple[Explained | None, list[Problem]]:
     except OSError as exc:
         return None, [Problem(file, "", exc.strerror or str(exc))]
     digest = hashlib.sha256(data).hexdigest()
-    raw, problems = load_json_bytes(data, file)
-    if raw is None:
+    raw, problems = _json_or_text(data, file)
+    if problems:
         return None, problems
-    if not isinstance(raw, dict):
-        return None, [
-            Problem(file, "$", "expected a JSON object: a rubric contract or a scoring specification")
-        ]
-    if isinstance(raw.get("rubric"), dict):
+    if isinstance(raw, dict) and isinstance(raw.get("rubric"), dict):
         message = (
             "a benchmark declaration (benchmark.json): give the rubric file it pins, or its scoring.json"
         )
         return None, [Problem(file, "$.rubric", message)]
-    if "family" in raw:
-        return _specification(raw, file, digest)
-    family = next((f for key, f in CONTRACT_FAMILIES.items() if key in raw), None)
-    if family == "points":
-        return _points_contract(raw, file, digest)
+    if isinstance(raw, dict) and "family" in raw:
+        return _specification(raw.get("family"), data, file, digest)
+    family = next((f for f in FAMILIES.values() if f.recognises(raw)), None)
     if family is None:
         message = "neither a scoring specification (no 'family') nor a rubric contract benchsite knows"
-        return None, [Problem(file, "$", message)]
-    return _other_contract(raw, file, digest, family)
+        return None, [Problem(file, "$" if raw is not None else "", message)]
+    return _contract(family, data, file, digest)
 
 
-def _specification(raw: dict[str, Any], file: str, digest: str) -> tuple[Explained | None, list[Problem]]:
-    if raw.get("family") != "points":
-        message = (
-            f"a scoring specification for family {raw.get('family')!r}: only points specifications "
-            "are data so far (trials, components and definitions score by their documented rules)"
-        )
+def _json_or_text(data: bytes, file: str) -> tuple[object, list[Problem]]:
+    """The parsed JSON, or None for a file that is not JSON at all (a text contract, such as an ADR)."""
+    stripped = data.lstrip()
+    if not stripped.startswith((b"{", b"[")):
+        return None, []
+    raw, problems = load_json_bytes(data, file)
+    if raw is not None and not isinstance(raw, dict):
+        return None, [
+            Problem(file, "$", "expected a JSON object: a rubric contract or a scoring specification")
+        ]
+    return raw, problems
+
+
+def _specification(name: Any, data: bytes, file: str, digest: str) -> tuple[Explained | None, list[Problem]]:
+    family = FAMILIES.get(name) if isinstance(name, str) else None
+    if family is None:
+        message = f"a scoring specification for family {name!r}: benchsite knows {', '.join(FAMILIES)}"
         return None, [Problem(file, "$.family", message)]
-    spec, problems = validate_model(PointsSpec, raw, file)
+    spec, problems = read_spec(family, data, file)
     if spec is None:
         return None, problems
-    return Explained(file, digest, "points", f"the specification {file}", explain(spec)), []
+    return Explained(file, digest, family.name, f"the specification {file}", family.explain(spec)), []
 
 
-def _points_contract(raw: dict[str, Any], file: str, digest: str) -> tuple[Explained | None, list[Problem]]:
-    contract, problems = validate_model(PointsContract, raw, file)
+def _contract(
+    family: AnyFamily, data: bytes, file: str, digest: str
+) -> tuple[Explained | None, list[Problem]]:
+    contract, problems = family.read_contract(data, file)
     if contract is None:
         return None, problems
-    pinned, source, problems = _pinned_beside(Path(file))
+    if family.spec_model is None:
+        source = f"the {family.name} family's documented rules"
+        return Explained(file, digest, family.name, source, family.explain(contract)), []
+    pinned, source, problems = _pinned_beside(family, Path(file))
     if problems:
         return None, problems
-    if contract.scoring is not None:
-        spec, source = contract.scoring, "the contract's own scoring object"
+    own = family.contract_spec(contract)
+    builtin = family.builtin_spec(contract)
+    if own is not None:
+        spec, source = own, "the contract's own scoring object"
     elif pinned is not None:
         spec = pinned
-    elif states_seed_rules(contract):
-        spec = builtin_spec()[0]
-        source = f"benchsite's built-in specification of the seed contract ({BUILTIN_FILE.name})"
+    elif builtin is not None:
+        spec = read_builtin(builtin, family.spec_model)[0]
+        source = f"benchsite's built-in specification of the seed contract ({builtin.name})"
     else:
         message = (
             "no scoring specification: the contract carries no 'scoring' object and its rules are not "
             "the seed contract's (a sealed scoring.json pinned in benchmark.json is checked at build)"
         )
         return None, [Problem(file, "", message)]
-    place = f"{file} $.scoring" if contract.scoring is not None else source
-    problems = agreement_problems(spec, contract, file, place)
+    place = f"{file} $.scoring" if own is not None else source
+    problems = family.agreement(spec, contract, file, place)
     if problems:
         return None, problems
-    return Explained(file, digest, "points", source, explain(spec)), []
+    return Explained(file, digest, family.name, source, family.explain(spec)), []
 
 
-def _pinned_beside(path: Path) -> tuple[PointsSpec | None, str, list[Problem]]:
+def _pinned_beside(family: AnyFamily, path: Path) -> tuple[Any, str, list[Problem]]:
     """The scoring.json that the benchmark.json beside a contract pins for it, checked against its pin."""
     declaration = path.with_name("benchmark.json")
     try:
@@ -135,19 +141,5 @@ def _pinned_beside(path: Path) -> tuple[PointsSpec | None, str, list[Problem]]:
             "",
             [Problem(str(spec_path), "", f"does not match its pin in {declaration}", refused=True)],
         )
-    spec, problems = read_spec(data, str(spec_path))
+    spec, problems = read_spec(family, data, str(spec_path))
     return spec, f"the specification {spec_path} pinned in {declaration.name}", problems
-
-
-def _other_contract(
-    raw: dict[str, Any], file: str, digest: str, family: str
-) -> tuple[Explained | None, list[Problem]]:
-    from generator.families.registry import FAMILIES
-
-    contract, problems = validate_model(FAMILIES[family].contract_model, raw, file)
-    if contract is None:
-        return None, problems
-    rules = (
-        f"Scored by benchsite's {family} engine as docs/{family}.md describes (not yet a specification).",
-    )
-    return Explained(file, digest, family, f"the {family} family's documented rules", rules), []

@@ -272,7 +272,7 @@ def score_benchmark(
         if reveal is None:
             return None, problems
         digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
-    bench = BenchmarkContext(layout.id, label, folder, decl, contract, rubric_sha, reveal)
+    bench = BenchmarkContext(layout.id, label, folder, decl, contract, decl.rubric.file, rubric_sha, reveal)
     state, problems = family.prepare(bench)
     if state is None:  # the benchmark cannot be scored at all (e.g. no scoring specification)
         return None, problems + _verify_runs_only(layout, runs, options.reads)

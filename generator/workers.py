@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from generator.cache import RunCache
 from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunView
+from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.portable import can_fork, usable_cores, worker_start
 from generator.seal import nested_seals
@@ -61,8 +61,8 @@ class Shared:
     """What every run of one benchmark is scored with."""
 
     layout: BenchmarkLayout
-    bench: BenchmarkContext
-    family: Family
+    bench: BenchmarkContext[Any, Any]
+    family: AnyFamily
     state: Any
     details: Details
     cache: RunCache

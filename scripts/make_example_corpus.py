@@ -217,6 +217,7 @@ def successor_contract(seed: dict[str, Any]) -> dict[str, Any]:
         Path(__file__).resolve().parent.parent
         / "generator"
         / "families"
+        / "points"
         / "builtin"
         / "agent-dx-score-contract.scoring.json"
     )

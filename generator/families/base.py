@@ -6,31 +6,47 @@ import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from pathlib import Path
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from generator.canon import compact_json
 from generator.errors import Problem
+from generator.families.input_base import SpecPin
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
-from generator.report import Disclosures, FamilySection
+from generator.report import Disclosures
 from generator.siteconfig import SiteLook
 
 M = TypeVar("M", bound=BaseModel)
+Decl = TypeVar("Decl", bound=BaseModel)
+"""A family's ``benchmark.json`` model."""
+Contract = TypeVar("Contract", bound=BaseModel)
+"""A family's rubric contract, as ``Family.read_contract`` reads it."""
+Spec = TypeVar("Spec", bound=BaseModel)
+"""A family's scoring specification (``generator.families.specs``)."""
+State = TypeVar("State")
+"""What ``prepare`` returns: the compiled specification and the benchmark-wide facts, folded into."""
+Part = TypeVar("Part", bound=BaseModel)
+"""A run's share of the aggregates (``RunScored.part``)."""
+Sec = TypeVar("Sec", bound=BaseModel)
+"""A family's report section (``Section``)."""
 
 
 @dataclass(frozen=True)
-class BenchmarkContext:
+class BenchmarkContext(Generic[Decl, Contract]):
     """A verified benchmark folder with its declaration and contract already validated."""
 
     id: str
     label: str
     """The folder as the user named it, for messages (e.g. ``runs/agent-dx``)."""
     folder: VerifiedFolder
-    declaration: Any
-    contract: Any
+    declaration: Decl
+    contract: Contract
+    rubric_file: str
+    """The contract's file name in the benchmark folder (pinned in ``benchmark.json``)."""
     rubric_sha256: str
     reveal: VerifiedFolder | None = None
     """The family's reveal folder, when it has one and this build includes reveals."""
@@ -74,27 +90,92 @@ class RunView(Model):
         return hashlib.sha256(compact_json(self.model_dump(mode="json")).encode("utf-8")).hexdigest()
 
 
-class Family(ABC):
-    """A rubric family: input models plus pure scoring, wired into the pipeline here."""
+class Section(Protocol):
+    """What the pipeline asks of every family's report section (its model, in ``<family>/report.py``).
+
+    The section is a frozen pydantic model with a ``family`` literal; the leaderboard, methodology
+    and run templates read its own fields, the pipeline only these."""
+
+    family: str
+
+    @property
+    def runs(self) -> tuple[BaseModel, ...]:
+        """The runs' summaries, in run order."""
+        ...
+
+    def detail_model(self) -> type[BaseModel]:
+        """The type of a run's spooled rows (``RunScored.detail``)."""
+        ...
+
+    def frozen_scores(self) -> bool:
+        """Whether the contract froze its scores (a draft rubric publishes as a preview)."""
+        ...
+
+    def reveal_citation(self) -> str | None:
+        """The reveal this section names blind identities from, when it has one."""
+        ...
+
+
+class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
+    """A rubric family: typed input models and a scoring specification, an engine parameterised by
+    that specification, and the four steps the pipeline calls (``prepare``, ``score_run``, ``fold``,
+    ``finish``). Adding a family is a subpackage ``generator/families/<name>/`` with such a class,
+    one line in ``registry.py``, and its templates (docs/architecture.md)."""
 
     name: ClassVar[str]
     declaration_model: ClassVar[type[BaseModel]]
     contract_model: ClassVar[type[BaseModel]]
+    spec_model: ClassVar[type[BaseModel] | None] = None
+    """The family's scoring specification (``scoring.json``, or a contract's ``scoring`` object);
+    None while a family's rules are code (docs/<family>.md states them)."""
     summary_model: ClassVar[type[BaseModel]]
     """A run's summary, as kept in the report."""
     part_model: ClassVar[type[BaseModel]]
     """A run's share of the aggregates (see ``RunScored.part``)."""
+    section_model: ClassVar[type[BaseModel]]
+    """The family's report section (``Section``)."""
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
 
-    def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+    # --- the rubric contract and its scoring specification (generator.families.specs) -------------
+
+    def read_contract(self, data: bytes, file: str) -> tuple[Contract | None, list[Problem]]:
         """Parse the pinned rubric file; by default a JSON contract validated by ``contract_model``."""
         raw, problems = load_json_bytes(data, file)
         if raw is None:
             return None, problems
-        return validate_model(self.contract_model, raw, file)
+        return validate_model(self.contract_model, raw, file)  # type: ignore[return-value]
 
-    def run_section(self, section: Any) -> Any:
+    def recognises(self, raw: object) -> bool:
+        """Whether a parsed contract (JSON, or None when the file is not JSON) has this family's shape:
+        how ``benchsite rubric`` tells a contract's family."""
+        return False
+
+    def contract_spec(self, contract: Contract) -> Spec | None:
+        """The specification the contract carries itself (its ``scoring`` object); none by default."""
+        return None
+
+    def spec_pin(self, declaration: Decl) -> SpecPin | None:
+        """The sealed ``scoring.json`` that ``benchmark.json`` pins (its ``scoring``), if any."""
+        pin = getattr(declaration, "scoring", None)
+        return pin if isinstance(pin, SpecPin) else None
+
+    def builtin_spec(self, contract: Contract) -> Path | None:
+        """The built-in specification file for a contract that states a seed contract's rules."""
+        return None
+
+    def agreement(self, spec: Spec, contract: Contract, contract_file: str, place: str) -> list[Problem]:
+        """Where the contract's structured fields and the specification disagree, each problem naming
+        both places (``place`` names the specification); none by default."""
+        return []
+
+    @abstractmethod
+    def explain(self, spec: Spec) -> tuple[str, ...]:
+        """Every rule of a specification as a sentence, in the order the engine applies them."""
+
+    # --- the pipeline's steps ---------------------------------------------------------------------
+
+    def run_section(self, section: Sec) -> BaseModel | None:
         """The facts of the finished section the family's run template shows; none by default."""
         return None
 
@@ -103,12 +184,13 @@ class Family(ABC):
         return rel
 
     @abstractmethod
-    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
-        """Benchmark-level rules beyond the schemas; returns state handed to the other two methods."""
+    def prepare(self, bench: BenchmarkContext[Decl, Contract]) -> tuple[State | None, list[Problem]]:
+        """The specification resolved and compiled, and the benchmark-level rules beyond the schemas;
+        returns the state handed to the other three steps."""
 
     @abstractmethod
     def score_run(
-        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+        self, bench: BenchmarkContext[Decl, Contract], state: State, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
         """Parse and score one verified run on its own: summary, rows and its share of the aggregates.
 
@@ -116,18 +198,25 @@ class Family(ABC):
         ``prepare`` returned) and never changes it: anything that spans runs belongs in ``fold``."""
 
     @abstractmethod
-    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+    def fold(
+        self, bench: BenchmarkContext[Decl, Contract], state: State, run_id: str, part: Part
+    ) -> list[Problem]:
         """Merge one run's share into ``state``, runs in sorted order; the checks that span runs."""
 
     @abstractmethod
     def finish(
-        self, bench: BenchmarkContext, state: Any, runs: list[Any]
-    ) -> tuple[FamilySection, Disclosures, list[Problem]]:
-        """Aggregate the per-run results into the family's report section and disclosures."""
+        self, bench: BenchmarkContext[Decl, Contract], state: State, runs: list[Any]
+    ) -> tuple[Sec, Disclosures, list[Problem]]:
+        """Aggregate the runs' summaries (``summary_model``, in run order) into the family's report
+        section and disclosures."""
+
+
+AnyFamily = Family[Any, Any, Any, Any, Any, Any]
+"""A family of any types, as the generic pipeline holds it."""
 
 
 def provenance_problems(
-    bench: BenchmarkContext, sources: dict[str, str], hashes: dict[str, str]
+    bench: BenchmarkContext[Any, Any], sources: dict[str, str], hashes: dict[str, str]
 ) -> list[Problem]:
     """Re-verify the contract's own provenance hashes against the sealed source files supplied."""
     file = f"{bench.label}/benchmark.json"

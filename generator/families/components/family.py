@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
 from generator.families.components.aggregate import (
@@ -294,14 +296,36 @@ class ComponentsState:
     """Run id → its judges' raw score counts per criterion (judge drift)."""
 
 
-class ComponentsFamily(Family):
+Bench = BenchmarkContext[ComponentsDeclaration, ComponentsContract]
+
+
+class ComponentsFamily(
+    Family[
+        ComponentsDeclaration,
+        ComponentsContract,
+        BaseModel,
+        ComponentsState,
+        ComponentsPart,
+        ComponentsSection,
+    ]
+):
     name = "components"
     declaration_model = ComponentsDeclaration
     contract_model = ComponentsContract
     summary_model = RunSummary
     part_model = ComponentsPart
+    section_model = ComponentsSection
 
-    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+    def explain(self, spec: BaseModel) -> tuple[str, ...]:
+        return (
+            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
+            "(not yet a specification).",
+        )
+
+    def recognises(self, raw: object) -> bool:
+        return isinstance(raw, dict) and "components" in raw
+
+    def prepare(self, bench: Bench) -> tuple[ComponentsState | None, list[Problem]]:
         decl: ComponentsDeclaration = bench.declaration
         contract: ComponentsContract = bench.contract
         problems = provenance_problems(
@@ -310,7 +334,7 @@ class ComponentsFamily(Family):
         return ComponentsState({t.id: t for t in decl.tasks}, frozenset(decl.focus)), problems
 
     def score_run(
-        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+        self, bench: Bench, state: ComponentsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
         tally: ComponentsState = state
         tasks = tally.tasks
@@ -373,7 +397,7 @@ class ComponentsFamily(Family):
     def run_section(self, section: Any) -> Any:
         return RunSection(agreement=section.agreement)
 
-    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+    def fold(self, bench: Bench, state: ComponentsState, run_id: str, part: ComponentsPart) -> list[Problem]:
         """A model may hold one episode per (task, seed) and per episode id across all its runs."""
         tally: ComponentsState = state
         share: ComponentsPart = part
@@ -401,7 +425,7 @@ class ComponentsFamily(Family):
         return []
 
     def finish(
-        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+        self, bench: Bench, state: ComponentsState, runs: list[Any]
     ) -> tuple[ComponentsSection, Disclosures, list[Problem]]:
         decl: ComponentsDeclaration = bench.declaration
         tally: ComponentsState = state
@@ -422,7 +446,7 @@ class ComponentsFamily(Family):
         return section, _disclosures(bench, section, tally), []
 
 
-def _disclosures(bench: BenchmarkContext, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
+def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
     contract: ComponentsContract = bench.contract
     decl: ComponentsDeclaration = bench.declaration
     judges = sorted(tally.judges)

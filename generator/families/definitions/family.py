@@ -8,6 +8,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored
 from generator.families.definitions.aggregate import census, floor_tests, paired, values
@@ -158,12 +160,26 @@ class DefinitionsState:
     stimuli: dict[tuple[str, str], tuple[str | None, str]] = field(default_factory=dict)
 
 
-class DefinitionsFamily(Family):
+Bench = BenchmarkContext[DefinitionsDeclaration, AdrContract]
+
+
+class DefinitionsFamily(
+    Family[
+        DefinitionsDeclaration, AdrContract, BaseModel, DefinitionsState, DefinitionsPart, DefinitionsSection
+    ]
+):
     name = "definitions"
     declaration_model = DefinitionsDeclaration
     contract_model = AdrContract
     summary_model = DefinitionsRunSummary
     part_model = DefinitionsPart
+    section_model = DefinitionsSection
+
+    def explain(self, spec: BaseModel) -> tuple[str, ...]:
+        return (
+            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
+            "(not yet a specification).",
+        )
 
     def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
         """The rubric of this family is ADR-032's text, pinned; its title and status are shown verbatim."""
@@ -187,7 +203,7 @@ class DefinitionsFamily(Family):
         match = RUN_PATH.match(rel)
         return match.group(2) if match else None
 
-    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+    def prepare(self, bench: Bench) -> tuple[DefinitionsState | None, list[Problem]]:
         decl: DefinitionsDeclaration = bench.declaration
         file = f"{bench.label}/{decl.definition}"
         data = bench.folder.files.get(decl.definition)
@@ -243,7 +259,7 @@ class DefinitionsFamily(Family):
         return DefinitionsState(definition, floors, ledger, bindings), problems
 
     def score_run(
-        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+        self, bench: Bench, state: DefinitionsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
         if state is None:
             return None, []
@@ -273,7 +289,9 @@ class DefinitionsFamily(Family):
             return None, problems
         return self._scored(tally, run, run_id, manifest, summary, rows, pooled, ignored), []
 
-    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+    def fold(
+        self, bench: Bench, state: DefinitionsState, run_id: str, part: DefinitionsPart
+    ) -> list[Problem]:
         """Rows of one check pool across arms and reps only when comparable: checked across runs."""
         tally: DefinitionsState = state
         share: DefinitionsPart = part
@@ -402,7 +420,7 @@ class DefinitionsFamily(Family):
         return RunScored(summary_row, detail, part)
 
     def finish(
-        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+        self, bench: Bench, state: DefinitionsState, runs: list[Any]
     ) -> tuple[DefinitionsSection, Disclosures, list[Problem]]:
         tally: DefinitionsState = state
         definition = tally.definition

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any
+from pathlib import Path
+from typing import Annotated
 
 from pydantic import StringConstraints
 
@@ -27,7 +28,6 @@ from generator.families.points.report import (
     AttemptResult,
     DimensionMean,
     OutcomeCounts,
-    Parameter,
     PointsRunSummary,
     PointsSection,
     RunColumns,
@@ -36,8 +36,9 @@ from generator.families.points.report import (
     SubjectRow,
 )
 from generator.families.points.scoring import invalid_problem, score_attempt
-from generator.families.points.source import resolve
-from generator.families.points.spec import PointsRules, PointsSpec, SpecSource, explain
+from generator.families.points.source import agreement_problems, states_seed_rules
+from generator.families.points.spec import BUILTIN_FILE, PointsRules, PointsSpec, compile_spec, explain
+from generator.families.specs import Parameter, SpecSource, resolve
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -304,16 +305,39 @@ def count_outcomes(outcomes: dict[str, int]) -> OutcomeCounts:
     return OutcomeCounts(total=sum(outcomes.values()), **fields)
 
 
-class PointsFamily(Family):
+Bench = BenchmarkContext[PointsDeclaration, PointsContract]
+
+
+class PointsFamily(
+    Family[PointsDeclaration, PointsContract, PointsSpec, PointsState, PointsPart, PointsSection]
+):
     name = "points"
     declaration_model = PointsDeclaration
     contract_model = PointsContract
+    spec_model = PointsSpec
     summary_model = PointsRunSummary
     part_model = PointsPart
+    section_model = PointsSection
 
-    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
-        decl: PointsDeclaration = bench.declaration
-        contract: PointsContract = bench.contract
+    def recognises(self, raw: object) -> bool:
+        return isinstance(raw, dict) and "pointDimensions" in raw
+
+    def contract_spec(self, contract: PointsContract) -> PointsSpec | None:
+        return contract.scoring
+
+    def builtin_spec(self, contract: PointsContract) -> Path | None:
+        return BUILTIN_FILE if states_seed_rules(contract) else None
+
+    def agreement(
+        self, spec: PointsSpec, contract: PointsContract, contract_file: str, place: str
+    ) -> list[Problem]:
+        return agreement_problems(spec, contract, contract_file, place)
+
+    def explain(self, spec: PointsSpec) -> tuple[str, ...]:
+        return explain(spec)
+
+    def prepare(self, bench: Bench) -> tuple[PointsState | None, list[Problem]]:
+        decl, contract = bench.declaration, bench.contract
         file = f"{bench.label}/benchmark.json"
         problems = []
         if decl.purpose == "prospective-release" and contract.is_historical:
@@ -323,16 +347,15 @@ class PointsFamily(Family):
             problems.append(Problem(file, "$.purpose", message))
         hashes = {"boundarySha256": contract.provenance.boundarySha256}
         problems += provenance_problems(bench, decl.provenance_sources, hashes)
-        rules, source, more = resolve(bench)
-        if rules is None or source is None:
+        spec, source, more = resolve(self, bench)
+        if spec is None or source is None:
             return None, problems + more
-        return PointsState(rules, source), problems
+        return PointsState(compile_spec(spec), source), problems
 
     def score_run(
-        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+        self, bench: Bench, state: PointsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
-        decl: PointsDeclaration = bench.declaration
-        rules: PointsRules = state.rules
+        decl, rules = bench.declaration, state.rules
         label = f"{bench.label}/{run_id}"
         meta, problems = read_run_meta(run, label, (RUN_FILE, ATTEMPTS_FILE), PointsRun)
         if ATTEMPTS_FILE not in run.files:
@@ -374,15 +397,13 @@ class PointsFamily(Family):
         detail = RunResult(**summary.model_dump(), attempts=tuple(attempts))
         return RunScored(summary, detail, part), []
 
-    def run_section(self, section: Any) -> RunColumns:
-        points: PointsSection = section
-        spec = points.scoring.specification
+    def run_section(self, section: PointsSection) -> RunColumns:
+        spec = section.scoring.specification
         labels = tuple(d.label or d.key.replace("_", " ") for d in spec.dimensions)
         return RunColumns(total=spec.deterministic_total, labels=labels)
 
-    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
-        tally: PointsState = state
-        share: PointsPart = part
+    def fold(self, bench: Bench, state: PointsState, run_id: str, part: PointsPart) -> list[Problem]:
+        tally, share = state, part
         subject = tally.subjects[share.subject]
         subject.runs.append(run_id)
         subject.merge(share)
@@ -391,11 +412,9 @@ class PointsFamily(Family):
         return []
 
     def finish(
-        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+        self, bench: Bench, state: PointsState, runs: list[PointsRunSummary]
     ) -> tuple[PointsSection, Disclosures, list[Problem]]:
-        decl: PointsDeclaration = bench.declaration
-        contract: PointsContract = bench.contract
-        tally: PointsState = state
+        decl, contract, tally = bench.declaration, bench.contract, state
         for subject in tally.subjects.values():
             subject.runs.sort()
         rules, source = tally.rules, tally.source
@@ -461,9 +480,8 @@ def _interpretations(tally: PointsState) -> tuple[Interpretation, ...]:
     return INTERPRETATIONS if tally.source.kind == "built-in" else spec_interpretations(tally.rules.spec)
 
 
-def _disclosures(bench: BenchmarkContext, tally: PointsState) -> Disclosures:
-    contract: PointsContract = bench.contract
-    decl: PointsDeclaration = bench.declaration
+def _disclosures(bench: Bench, tally: PointsState) -> Disclosures:
+    contract, decl = bench.contract, bench.declaration
     overall = tally.overall
     disagreements = tuple(sorted(tally.disagreements, key=lambda d: (d.run, d.item)))
     valid = sum(n for o, n in overall.counts.items() if o != "Invalid")

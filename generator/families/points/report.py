@@ -8,6 +8,7 @@ from pydantic import Field
 
 from generator.families.points.models import Outcome, PointsContract, PointsTask
 from generator.families.points.spec import PointsSpec
+from generator.families.specs import ScoringBase
 from generator.figures import Mean, Model, Rate, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
@@ -89,28 +90,10 @@ class RunResult(PointsRunSummary):
     attempts: tuple[AttemptResult, ...]
 
 
-class Parameter(Model):
-    """A reading benchsite once chose in code that is now a parameter of the specification."""
+class ScoringInfo(ScoringBase):
+    """The points specification a benchmark was scored by, where it came from, and its rules in words."""
 
-    interpretation: str = Field(description="The interpretation's id on the methodology page.")
-    parameter: str = Field(description="Where the specification states it.")
-
-
-class ScoringInfo(Model):
-    """The specification a benchmark was scored by, where it came from, and its rules in words."""
-
-    source: Literal["built-in", "contract", "file"] = Field(
-        description="built-in: benchsite's specification of the seed contract; contract: its 'scoring' "
-        "object; file: a sealed scoring.json pinned in benchmark.json."
-    )
-    file: str
-    sha256: str
-    statement: str = Field(description="Where the specification came from, in one sentence.")
-    rules: tuple[str, ...] = Field(description="Every rule in plain words, generated from the specification.")
     specification: PointsSpec
-    parameters: tuple[Parameter, ...] = Field(
-        description="Interpretations (built-in specification) that became specification parameters."
-    )
 
 
 class RunColumns(Model):

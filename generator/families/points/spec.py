@@ -376,28 +376,6 @@ def seed_rules() -> PointsRules:
     return compile_spec(builtin_spec()[0])
 
 
-# --- where a benchmark's specification comes from ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SpecSource:
-    """Where the specification a benchmark is scored by came from, for its disclosures."""
-
-    kind: Literal["built-in", "contract", "file"]
-    file: str
-    sha256: str
-
-    def statement(self) -> str:
-        if self.kind == "built-in":
-            return (
-                "benchsite's built-in specification of the seed contract's rules (the contract carries "
-                f"none; {self.file}, sha256 {self.sha256})"
-            )
-        if self.kind == "contract":
-            return f"the contract's own scoring object ({self.file}, sha256 {self.sha256})"
-        return f"the sealed scoring file {self.file} pinned in benchmark.json (sha256 {self.sha256})"
-
-
 # --- the rules in plain words, generated from the specification ----------------------------------
 
 

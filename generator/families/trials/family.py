@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
 from generator.families.trials.models import (
@@ -129,7 +131,7 @@ class Plan:
         return self.required[(trial.prompt_corpus_version, trial.prompt_id)]
 
 
-def _prepare_plan(bench: BenchmarkContext) -> tuple[Plan | None, list[Problem]]:
+def _prepare_plan(bench: Bench) -> tuple[Plan | None, list[Problem]]:
     decl: TrialsDeclaration = bench.declaration
     file = f"{bench.label}/{decl.plan}"
     data = bench.folder.files.get(decl.plan)
@@ -153,7 +155,7 @@ def _prepare_plan(bench: BenchmarkContext) -> tuple[Plan | None, list[Problem]]:
     return Plan(hashlib.sha256(data).hexdigest(), trials, required), problems
 
 
-def _reveal(bench: BenchmarkContext, plan: Plan) -> tuple[Reveal | None, list[Problem]]:
+def _reveal(bench: Bench, plan: Plan) -> tuple[Reveal | None, list[Problem]]:
     if bench.reveal is None:
         return None, []
     file = f"{bench.label}/reveal/{REVEAL_FILE}"
@@ -176,15 +178,31 @@ def _reveal(bench: BenchmarkContext, plan: Plan) -> tuple[Reveal | None, list[Pr
     return reveal, problems
 
 
-class TrialsFamily(Family):
+Bench = BenchmarkContext[TrialsDeclaration, TrialsContract]
+
+
+class TrialsFamily(
+    Family[TrialsDeclaration, TrialsContract, BaseModel, TrialsState, TrialsPart, TrialsSection]
+):
     name = "trials"
     declaration_model = TrialsDeclaration
     contract_model = TrialsContract
     summary_model = RunSummary
     part_model = TrialsPart
+    section_model = TrialsSection
+
+    def explain(self, spec: BaseModel) -> tuple[str, ...]:
+        return (
+            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
+            "(not yet a specification).",
+        )
+
+    def recognises(self, raw: object) -> bool:
+        return isinstance(raw, dict) and "primary_metric" in raw
+
     reveal_folder = "reveal"
 
-    def prepare(self, bench: BenchmarkContext) -> tuple[Any, list[Problem]]:
+    def prepare(self, bench: Bench) -> tuple[TrialsState | None, list[Problem]]:
         plan, problems = _prepare_plan(bench)
         if plan is None or problems:
             return None, problems
@@ -195,7 +213,7 @@ class TrialsFamily(Family):
         return RunSection(reveal=section.reveal)
 
     def score_run(
-        self, bench: BenchmarkContext, state: Any, run_id: str, run: VerifiedFolder
+        self, bench: Bench, state: TrialsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
         if state is None:
             return None, []
@@ -238,7 +256,7 @@ class TrialsFamily(Family):
         )
         return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part), []
 
-    def fold(self, bench: BenchmarkContext, state: Any, run_id: str, part: Any) -> list[Problem]:
+    def fold(self, bench: Bench, state: TrialsState, run_id: str, part: TrialsPart) -> list[Problem]:
         tally: TrialsState = state
         share: TrialsPart = part
         file = f"{bench.label}/{run_id}/{RESULTS_FILE}"
@@ -253,7 +271,7 @@ class TrialsFamily(Family):
         return problems
 
     def finish(
-        self, bench: BenchmarkContext, state: Any, runs: list[Any]
+        self, bench: Bench, state: TrialsState, runs: list[Any]
     ) -> tuple[TrialsSection, Disclosures, list[Problem]]:
         tally: TrialsState = state
         plan, reveal = tally.plan, tally.reveal

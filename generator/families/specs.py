@@ -1,0 +1,162 @@
+"""Scoring specifications, for every family: where a benchmark's specification comes from.
+
+A family's engine is parameterised by a typed specification (its ``Family.spec_model``). For one
+benchmark it is, in order: the contract's own ``scoring`` object (``Family.contract_spec``); a
+sealed ``scoring.json`` pinned in ``benchmark.json`` (``Family.spec_pin``), both at once being
+refused; the built-in specification the family ships for a seed contract whose rules it states
+(``Family.builtin_spec``). A contract with other rules and no specification is invalid content:
+benchsite never guesses how a rubric scores. The contract's structured fields must then agree with
+the specification (``Family.agreement``), each conflict naming both places.
+
+Nothing here knows a family: the family answers each question through its hooks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from generator.errors import Problem
+from generator.figures import Model
+from generator.jsonio import load_json_bytes, validate_model
+
+if TYPE_CHECKING:
+    from generator.families.base import AnyFamily, BenchmarkContext
+
+SpecKind = Literal["built-in", "contract", "file"]
+
+
+@dataclass(frozen=True)
+class SpecSource:
+    """Where the specification a benchmark is scored by came from, for its disclosures."""
+
+    kind: SpecKind
+    file: str
+    sha256: str
+
+    def statement(self) -> str:
+        if self.kind == "built-in":
+            return (
+                "benchsite's built-in specification of the seed contract's rules (the contract carries "
+                f"none; {self.file}, sha256 {self.sha256})"
+            )
+        if self.kind == "contract":
+            return f"the contract's own scoring object ({self.file}, sha256 {self.sha256})"
+        return f"the sealed scoring file {self.file} pinned in benchmark.json (sha256 {self.sha256})"
+
+    @property
+    def place(self) -> str:
+        """How a message names the specification (``agreement`` problems name both places)."""
+        return "the built-in specification" if self.kind == "built-in" else self.file
+
+
+class Parameter(Model):
+    """A reading benchsite once chose in code that is now a parameter of the specification."""
+
+    interpretation: str = Field(description="The interpretation's id on the methodology page.")
+    parameter: str = Field(description="Where the specification states it.")
+
+
+class ScoringBase(Model):
+    """The specification a benchmark was scored by, where it came from, and its rules in words.
+
+    Each family's section holds a subclass that adds ``specification`` (its own typed model)."""
+
+    source: SpecKind = Field(
+        description="built-in: benchsite's specification of the seed contract; contract: its 'scoring' "
+        "object; file: a sealed scoring.json pinned in benchmark.json."
+    )
+    file: str
+    sha256: str
+    statement: str = Field(description="Where the specification came from, in one sentence.")
+    rules: tuple[str, ...] = Field(description="Every rule in plain words, generated from the specification.")
+    parameters: tuple[Parameter, ...] = Field(
+        description="Interpretations (built-in specification) that became specification parameters."
+    )
+
+
+@cache
+def read_builtin(path: Path, model: type[BaseModel]) -> tuple[Any, str]:
+    """A built-in specification shipped with benchsite and the sha256 of its file (read once)."""
+    data = path.read_bytes()
+    return model.model_validate_json(data), hashlib.sha256(data).hexdigest()
+
+
+def read_spec(family: AnyFamily, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+    """A specification's bytes parsed and validated by the family's model; a spec of another family
+    is named as such rather than reported field by field."""
+    raw, problems = load_json_bytes(data, file)
+    if raw is None:
+        return None, problems
+    if family.spec_model is None:
+        message = f"the {family.name} family's rules are not data: docs/{family.name}.md states them"
+        return None, [Problem(file, "$.family", message)]
+    if isinstance(raw, dict) and raw.get("family") != family.name:
+        message = (
+            f"a scoring specification for family {raw.get('family')!r}, but this benchmark is scored "
+            f"by the {family.name} family"
+        )
+        return None, [Problem(file, "$.family", message)]
+    return validate_model(family.spec_model, raw, file)
+
+
+def resolve(
+    family: AnyFamily, bench: BenchmarkContext[Any, Any]
+) -> tuple[Any, SpecSource | None, list[Problem]]:
+    """The benchmark's specification (the family's model, not yet compiled) and where it came from,
+    with its agreement with the contract checked; or the problems."""
+    contract_file = f"{bench.label}/{bench.rubric_file}"
+    spec, source, problems = _find(family, bench, contract_file)
+    if spec is None or source is None:
+        return None, None, problems
+    problems += family.agreement(spec, bench.contract, contract_file, source.place)
+    return (None if problems else spec), source, problems
+
+
+def _find(
+    family: AnyFamily, bench: BenchmarkContext[Any, Any], contract_file: str
+) -> tuple[Any, SpecSource | None, list[Problem]]:
+    own = family.contract_spec(bench.contract)
+    pin = family.spec_pin(bench.declaration)
+    if own is not None and pin is not None:
+        message = (
+            f"the contract carries a scoring object and benchmark.json pins {pin.file!r}: "
+            "give one specification"
+        )
+        return None, None, [Problem(f"{bench.label}/benchmark.json", "$.scoring", message)]
+    if own is not None:
+        return own, SpecSource("contract", bench.rubric_file, bench.rubric_sha256), []
+    if pin is not None:
+        return read_pinned(family, bench, pin.file, pin.sha256)
+    builtin = family.builtin_spec(bench.contract)
+    if builtin is not None and family.spec_model is not None:
+        spec, digest = read_builtin(builtin, family.spec_model)
+        return spec, SpecSource("built-in", builtin.name, digest), []
+    message = (
+        "no scoring specification: this contract's rules are not the seed contract's, so benchsite "
+        "cannot know how it scores; add a scoring specification (a 'scoring' object in the contract, "
+        "or a sealed scoring.json pinned in benchmark.json as $.scoring), as docs/scoring.md describes"
+    )
+    return None, None, [Problem(contract_file, "", message)]
+
+
+def read_pinned(
+    family: AnyFamily, bench: BenchmarkContext[Any, Any], name: str, pinned: str
+) -> tuple[Any, SpecSource | None, list[Problem]]:
+    """A sealed scoring.json, checked against its pin and validated."""
+    file = f"{bench.label}/{name}"
+    data = bench.folder.files.get(name)
+    if data is None:
+        message = "the scoring specification pinned in benchmark.json is not in the sealed folder"
+        return None, None, [Problem(file, "", message, refused=True)]
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != pinned:
+        message = f"does not match its pin in benchmark.json: pinned {pinned[:16]}…, found {digest[:16]}…"
+        return None, None, [Problem(file, "", message, refused=True)]
+    spec, problems = read_spec(family, data, file)
+    return spec, (SpecSource("file", name, digest) if spec is not None else None), problems
