@@ -9,44 +9,20 @@ from pydantic import BaseModel
 
 from generator.canon import canonical_json
 from generator.changes import VersionsIndex
-from generator.families.components.models import (
-    ComponentsContract,
-    ComponentsDeclaration,
-    ComponentsRun,
-    Episode,
-)
-from generator.families.points.models import Attempt, PointsContract, PointsDeclaration, PointsRun
-from generator.families.points.spec import PointsSpec
-from generator.families.trials.models import (
-    Reveal,
-    TrialPlan,
-    TrialResult,
-    TrialsContract,
-    TrialsDeclaration,
-    TrialsRun,
-)
+from generator.families.registry import FAMILIES
 from generator.report import BuildRecord, SiteReport
 
 SCHEMAS: dict[str, type[BaseModel]] = {
-    "points-benchmark": PointsDeclaration,
-    "points-contract": PointsContract,
-    "points-run": PointsRun,
-    "points-attempt": Attempt,
-    "points-scoring": PointsSpec,
-    "trials-benchmark": TrialsDeclaration,
-    "trials-contract": TrialsContract,
-    "trials-plan": TrialPlan,
-    "trials-run": TrialsRun,
-    "trials-result": TrialResult,
-    "trials-reveal": Reveal,
-    "components-benchmark": ComponentsDeclaration,
-    "components-contract": ComponentsContract,
-    "components-run": ComponentsRun,
-    "components-episode": Episode,
+    **{
+        f"{family.name}-{name}": model
+        for family in FAMILIES.values()
+        for name, model in family.schemas.items()
+    },
     "report": SiteReport,
     "build-record": BuildRecord,
     "versions": VersionsIndex,
 }
+"""Every format's model by schema name: each family's own (``Family.schemas``), then the outputs'."""
 
 
 def schema_json(name: str) -> str:

@@ -134,6 +134,8 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     """A run's share of the aggregates (see ``RunScored.part``)."""
     section_model: ClassVar[type[BaseModel]]
     """The family's report section (``Section``)."""
+    schemas: ClassVar[Mapping[str, type[BaseModel]]] = {}
+    """The formats the family defines, by name (``benchsite schema <family>-<name>``)."""
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -315,6 +316,12 @@ class ComponentsFamily(
     summary_model = RunSummary
     part_model = ComponentsPart
     section_model = ComponentsSection
+    schemas: ClassVar[Mapping[str, type[BaseModel]]] = {
+        "benchmark": ComponentsDeclaration,
+        "contract": ComponentsContract,
+        "run": ComponentsRun,
+        "episode": Episode,
+    }
 
     def explain(self, spec: BaseModel) -> tuple[str, ...]:
         return (

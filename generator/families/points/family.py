@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, ClassVar
 
-from pydantic import StringConstraints
+from pydantic import BaseModel, StringConstraints
 
 from generator.errors import Problem
 from generator.families.base import (
@@ -318,6 +319,13 @@ class PointsFamily(
     summary_model = PointsRunSummary
     part_model = PointsPart
     section_model = PointsSection
+    schemas: ClassVar[Mapping[str, type[BaseModel]]] = {
+        "benchmark": PointsDeclaration,
+        "contract": PointsContract,
+        "run": PointsRun,
+        "attempt": Attempt,
+        "scoring": PointsSpec,
+    }
 
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "pointDimensions" in raw

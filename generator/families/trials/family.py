@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -190,6 +191,14 @@ class TrialsFamily(
     summary_model = RunSummary
     part_model = TrialsPart
     section_model = TrialsSection
+    schemas: ClassVar[Mapping[str, type[BaseModel]]] = {
+        "benchmark": TrialsDeclaration,
+        "contract": TrialsContract,
+        "plan": TrialPlan,
+        "run": TrialsRun,
+        "result": TrialResult,
+        "reveal": Reveal,
+    }
 
     def explain(self, spec: BaseModel) -> tuple[str, ...]:
         return (
