@@ -160,12 +160,7 @@ def _frozen_version(
 
 
 def _revealed_names(report: SiteReport) -> set[str]:
-    return {
-        n.name
-        for b in report.benchmarks
-        if b.section.family == "trials" and b.section.reveal
-        for n in b.section.reveal.names
-    }
+    return {name for b in report.benchmarks for name in b.section.revealed_names()}
 
 
 def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport) -> None:

@@ -22,6 +22,9 @@ class SectionDefaults(Model):
     def reveal_citation(self) -> tuple[str, str] | None:
         return None
 
+    def revealed_names(self) -> tuple[str, ...]:
+        return ()
+
 
 class Interval(Model):
     """A confidence interval: exact on a proportion, Student t on a mean (``method`` says which)."""

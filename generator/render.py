@@ -333,7 +333,6 @@ def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPa
 
 PAGE_ROWS = 1000
 """Rows per run page: a run with more is split into pages, so no page grows without bound."""
-ROW_FIELDS = ("attempts", "trials", "episodes", "rows")
 
 
 @dataclass(frozen=True)
@@ -351,7 +350,9 @@ class Pager:
 def run_pages(base: str, run_id: str, run: BaseModel) -> list[tuple[str, BaseModel, Pager | None]]:
     """One run's pages: the whole run on one page, or ``PAGE_ROWS`` rows a page (page 1 keeps the
     run's address; page n is ``runs/<run>/page-n.html``)."""
-    field = next(f for f in ROW_FIELDS if f in type(run).model_fields)
+    field = getattr(type(run), "rows_field", None)  # each family's run detail model names it
+    if not isinstance(field, str):
+        raise TypeError(f"{type(run).__name__} does not name its rows field (rows_field)")
     rows = getattr(run, field)
     first = f"{base}/runs/{run_id}.html"
     if len(rows) <= PAGE_ROWS:

@@ -5,36 +5,18 @@ Every figure a page shows is a field here. Templates display these values; they 
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal, Union
 
 from pydantic import Field
 
-from generator.families.components.report import ComponentsSection
-from generator.families.definitions.report import DefinitionsSection
-from generator.families.points.report import PointsSection
-from generator.families.trials.report import TrialsSection
+from generator.disclosures import Disclosures
+from generator.families.base import Section
+from generator.families.registry import FAMILIES
 from generator.figures import Model
 from generator.headline import Headline
 from generator.ranking import Ranking
 
 REPORT_SCHEMA_VERSION: Literal[1] = 1
-
-
-class Interpretation(Model):
-    """A reading benchsite chose where the rubric's prose admits more than one."""
-
-    id: str = Field(description="Stable anchor id, e.g. 'points-mandatory-checks'.")
-    text: str = Field(description="The contract's words this reading is about.")
-    reading: str = Field(description="What benchsite implements.")
-
-
-class ProvenanceHash(Model):
-    """A hash the contract carries about its own source, and whether benchsite re-verified it."""
-
-    name: str
-    sha256: str
-    state: Literal["verified", "not re-verified (source not supplied)"]
-    source: str | None = Field(description="Sealed file the hash was checked against.")
 
 
 class SealedInput(Model):
@@ -44,51 +26,15 @@ class SealedInput(Model):
     digest: str
 
 
-class Disagreement(Model):
-    """A producer's own verdict that differs from the one benchsite recomputed."""
-
-    run: str
-    item: str
-    producer: str
-    recomputed: str
-    anchor: str = Field(default="", description="Where on the run page the item is; empty for the page.")
-
-
-class BlindRecord(Model):
-    """Who was scored blind, by whom, and whether identities are revealed."""
-
-    subjects_blind: bool
-    statement: str
-    evaluator_hashes: tuple[str, ...]
-    identities_revealed: bool
-    scores_frozen_in: str | None = Field(
-        description="Earlier version whose frozen scores this version's reveal applies to; None if no reveal."
-    )
-
-
-class Disclosures(Model):
-    """SPEC §4: what every report carries about its own limits."""
-
-    status: str | None = Field(description="The contract's own status line, verbatim; None if it has none.")
-    limitations: tuple[str, ...] = Field(description="The rubric's limitations, verbatim (may be none).")
-    own_limitations: tuple[str, ...] = Field(description="What benchsite's own figures cannot say.")
-    interpretations: tuple[Interpretation, ...]
-    blind: BlindRecord
-    excluded_counts: tuple[tuple[str, int], ...] = Field(
-        description="(label, count): invalid, inconclusive and other items kept out of figures."
-    )
-    unavailable: tuple[tuple[str, int], ...] = Field(
-        description="(metric, count): metrics unavailable and excluded, never zero."
-    )
-    floors_note: str | None
-    corrections: tuple[str, ...]
-    disagreements: tuple[Disagreement, ...]
-    provenance: tuple[ProvenanceHash, ...]
-
-
-FamilySection = Annotated[
-    PointsSection | TrialsSection | ComponentsSection | DefinitionsSection, Field(discriminator="family")
-]
+if TYPE_CHECKING:
+    FamilySection = Section
+else:
+    FamilySection = Annotated[
+        Union[tuple(family.section_model for family in FAMILIES.values())],  # noqa: UP007
+        Field(discriminator="family"),
+    ]
+"""A benchmark's section: one of the registered families' section models, told apart by ``family``.
+Generic code sees only the ``Section`` protocol; each family's templates read its own fields."""
 
 
 class BenchmarkReport(Model):

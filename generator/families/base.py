@@ -12,12 +12,12 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 from pydantic import BaseModel
 
 from generator.canon import compact_json
+from generator.disclosures import Disclosures
 from generator.errors import Problem
 from generator.families.input_base import SpecPin
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
-from generator.report import Disclosures
 from generator.siteconfig import SiteLook
 
 M = TypeVar("M", bound=BaseModel)
@@ -90,6 +90,13 @@ class RunView(Model):
         return hashlib.sha256(compact_json(self.model_dump(mode="json")).encode("utf-8")).hexdigest()
 
 
+class Summary(Protocol):
+    """What the pipeline reads of a run's summary (``Family.summary_model``): its run id."""
+
+    @property
+    def id(self) -> str: ...
+
+
 class Section(Protocol):
     """What the pipeline asks of every family's report section (its model, in ``<family>/report.py``).
 
@@ -99,7 +106,7 @@ class Section(Protocol):
     family: str
 
     @property
-    def runs(self) -> tuple[BaseModel, ...]:
+    def runs(self) -> tuple[Summary, ...]:
         """The runs' summaries, in run order."""
         ...
 
@@ -107,12 +114,16 @@ class Section(Protocol):
         """The type of a run's spooled rows (``RunScored.detail``)."""
         ...
 
-    def frozen_scores(self) -> bool:
-        """Whether the contract froze its scores (a draft rubric publishes as a preview)."""
+    def frozen_scores(self) -> bytes | None:
+        """The canonical bytes of the scores this section froze for a later reveal; None if none."""
         ...
 
-    def reveal_citation(self) -> str | None:
-        """The reveal this section names blind identities from, when it has one."""
+    def reveal_citation(self) -> tuple[str, str] | None:
+        """(version, digest) of the frozen scores this section's reveal applies to; None if no reveal."""
+        ...
+
+    def revealed_names(self) -> tuple[str, ...]:
+        """The real names a reveal gives blind subjects (a blind version must show none of them)."""
         ...
 
 

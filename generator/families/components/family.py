@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from generator.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
 from generator.families.components.aggregate import (
@@ -48,7 +49,6 @@ from generator.families.components.scoring import (
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
-from generator.report import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 
 RUN_FILE = "run.json"
 EPISODES_FILE = "episodes.jsonl"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -140,6 +140,9 @@ class RunSummary(Model):
 
 class RunDetail(RunSummary):
     """One run with every episode: its page and ``data/runs/<bench>/<run>.json``."""
+
+    rows_field: ClassVar[str] = "episodes"
+    """The field holding the run's rows (a long run is paged by them)."""
 
     episodes: tuple[EpisodeResult, ...]
 

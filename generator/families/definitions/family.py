@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored
 from generator.families.definitions.aggregate import census, floor_tests, paired, values
@@ -49,7 +50,6 @@ from generator.families.definitions.store import (
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
-from generator.report import BlindRecord, Disclosures, Interpretation
 
 MIDDLE_DOT = "\u00b7"
 SUMMARY_STATS = "summary stats (total, passed, failed, warnings, skipped)"
@@ -467,7 +467,7 @@ def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclo
         f"blast radius: {c.blast_radius} · prediction: {c.prediction}"
         for c in section.corrections
     )
-    from generator.report import Disagreement
+    from generator.disclosures import Disagreement
 
     return Disclosures(
         status=section.contract.status or None,

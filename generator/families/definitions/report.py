@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -71,6 +71,9 @@ class DefinitionsRunSummary(Model):
 
 
 class DefinitionsRunDetail(DefinitionsRunSummary):
+    rows_field: ClassVar[str] = "rows"
+    """The field holding the run's rows (a long run is paged by them)."""
+
     rows: tuple[RowResult, ...]
 
 

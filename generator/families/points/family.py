@@ -11,6 +11,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, StringConstraints
 
+from generator.disclosures import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
 from generator.errors import Problem
 from generator.families.base import (
     BenchmarkContext,
@@ -43,7 +44,6 @@ from generator.families.specs import Parameter, SpecSource, resolve
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
-from generator.report import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
 from generator.stats import rate
 
 RUN_FILE = "run.json"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -86,6 +86,9 @@ class PointsRunSummary(Model):
 
 class RunResult(PointsRunSummary):
     """One run directory with every attempt: its page and ``data/runs/<bench>/<run>.json``."""
+
+    rows_field: ClassVar[str] = "attempts"
+    """The field holding the run's rows (a long run is paged by them)."""
 
     attempts: tuple[AttemptResult, ...]
 

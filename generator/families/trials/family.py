@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
 from generator.families.trials.models import (
@@ -33,7 +34,6 @@ from generator.families.trials.scoring import TrialFigure, evaluators, figure, l
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models, load_json_bytes, validate_model
-from generator.report import BlindRecord, Disclosures, Interpretation
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -83,6 +83,9 @@ class RunSummary(Model):
 class RunDetail(RunSummary):
     """One run with every trial row: its page and ``data/runs/<bench>/<run>.json``."""
 
+    rows_field: ClassVar[str] = "trials"
+    """The field holding the run's rows (a long run is paged by them)."""
+
     trials: tuple[TrialRow, ...]
 
 
@@ -159,6 +162,9 @@ class TrialsSection(Model):
     def reveal_citation(self) -> tuple[str, str] | None:
         """(earlier version, sha256 of its frozen scores file) that this version's reveal applies to."""
         return None if self.reveal is None else (self.reveal.scores_version, self.reveal.scores_sha256)
+
+    def revealed_names(self) -> tuple[str, ...]:
+        return () if self.reveal is None else tuple(n.name for n in self.reveal.names)
 
 
 def scores_file(scores: TrialsScores) -> bytes:
