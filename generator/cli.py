@@ -26,7 +26,6 @@ from generator.errors import (
     printable,
 )
 from generator.progress import Progress
-from generator.schema_names import SCHEMA_NAMES
 
 if TYPE_CHECKING:
     from generator.build import BuildResult
@@ -378,14 +377,19 @@ def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) ->
 
 
 @main.command("schema", epilog=exit_codes(SUCCESS, USAGE))
-@click.argument("name", required=False, type=click.Choice(SCHEMA_NAMES))
+@click.argument("name", required=False)
 def schema_cmd(name: str | None) -> None:
-    """Print the JSON Schema of an input or output format (list the names without NAME)."""
-    if name is None:
-        click.echo("\n".join(SCHEMA_NAMES))
-        return
-    from generator.schemas import schema_json
+    """Print the JSON Schema of an input or output format (list the names, one per line, without NAME).
 
+    The names are each family's formats (<family>-<format>, e.g. points-scoring) and the outputs'
+    (report, build-record, versions)."""
+    from generator.schemas import SCHEMAS, schema_json
+
+    if name is None:
+        click.echo("\n".join(sorted(SCHEMAS)))
+        return
+    if name not in SCHEMAS:
+        raise click.BadParameter(f"{name!r} is not one of: {', '.join(sorted(SCHEMAS))}", param_hint="NAME")
     click.echo(schema_json(name), nl=False)
 
 

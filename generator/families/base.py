@@ -91,10 +91,16 @@ class RunView(Model):
 
 
 class Summary(Protocol):
-    """What the pipeline reads of a run's summary (``Family.summary_model``): its run id."""
+    """What the pipeline and the shared templates read of a run's summary (``Family.summary_model``):
+    its run id and its seal's digest (every run page's footer cites it)."""
 
     @property
     def id(self) -> str: ...
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the run folder's SHA256SUMS (``VerifiedFolder.digest``)."""
+        ...
 
 
 class Section(Protocol):
