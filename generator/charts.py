@@ -10,12 +10,16 @@ styles); every mark is also labelled in text, so nothing is told by colour alone
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from markupsafe import Markup, escape
 
-from generator.history import Point, Series
 from generator.numbers import fmt_band, fmt_number
 from generator.ranking import Breakdown, Ranking, Standing
 from generator.units import percent, percent_of
+
+if TYPE_CHECKING:
+    from generator.history import Point, Series
 
 LABEL_CHARS = 26
 HEAD_CHARS = 20

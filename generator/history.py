@@ -9,13 +9,15 @@ afterwards, and a rebuild of the same version in the same site says the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from generator.changes import VersionChanges, version_changes
 from generator.figures import Model
-from generator.report import SiteReport
+
+if TYPE_CHECKING:
+    from generator.report import SiteReport
 
 
 class Point(Model):

@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -16,9 +16,11 @@ from generator.disclosures import Disclosures
 from generator.errors import Problem
 from generator.families.input_base import SpecPin
 from generator.figures import Model
-from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.siteconfig import SiteLook
+
+if TYPE_CHECKING:
+    from generator.inputs import VerifiedFolder
 
 M = TypeVar("M", bound=BaseModel)
 Decl = TypeVar("Decl", bound=BaseModel)
