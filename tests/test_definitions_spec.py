@@ -331,8 +331,13 @@ def test_a_floor_kind_the_specification_does_not_admit_is_located(corpus: Path, 
             "scoring.json: $.family: a scoring specification for family 'points'",
         ),
         (lambda s: s["floor_test"].update(alpha=2), "scoring.json: $.floor_test.alpha"),
+        (
+            lambda s: s["floors"]["kinds"].append("uniform-choice"),
+            "scoring.json: $: floors.kinds: duplicate name(s) ['uniform-choice']",
+        ),
+        (lambda s: s["compare"]["gating"].append("judge.temperature"), "scoring.json: $.compare.gating[7]"),
     ],
-    ids=["unknown-kind", "wrong-family", "out-of-range"],
+    ids=["unknown-kind", "wrong-family", "out-of-range", "duplicate-names", "no-such-axis"],
 )
 def test_a_bad_pinned_specification_is_located_and_nothing_is_written(
     corpus: Path, tmp_path: Path, change: Any, message: str

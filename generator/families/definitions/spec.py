@@ -30,13 +30,21 @@ VerdictName = Literal["PASS", "FAIL", "WARN", "PENDING"]
 CellState = Literal["measured", "notApplicable", "notMeasured"]
 TestedRule = Literal["all", "majority", "any"]
 ValueRule = Literal["mean", "median"]
-Axis = Literal[
-    "evalKey", "evalVersion", "effectiveBar", "judge", "judge.modelId", "judge.rubricDigest", "stimulus"
-]
-"""The comparability facts a row carries (AgentEval's compare axes)."""
 TextAxis = Literal["evalKey", "evalVersion", "judge.modelId", "judge.rubricDigest"]
 Reported = Literal["usable_floor", "self_judged"]
 """Facts `benchsite compare` reports per row; gating when the specification says so."""
+Gate = Literal[
+    "evalKey",
+    "evalVersion",
+    "effectiveBar",
+    "judge",
+    "judge.modelId",
+    "judge.rubricDigest",
+    "stimulus",
+    "usable_floor",
+    "self_judged",
+]
+"""What ``compare.gating`` may name: an axis, or a reported fact made gating."""
 
 Date = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
 
@@ -106,7 +114,7 @@ class DefinitionDefaults(Strict):
 
 
 class CompareRules(Strict):
-    gating: tuple[Axis | Reported, ...] = Field(
+    gating: tuple[Gate, ...] = Field(
         min_length=1, description="What makes a pair of rows incomparable when it differs (or is false)."
     )
     case_insensitive: tuple[TextAxis, ...] = Field(
