@@ -142,7 +142,7 @@ INTERPRETATIONS = (
     ),
 )
 PARAMETERS = (
-    ("definitions-verdict", "verdict (steps, amended)"),
+    ("definitions-verdict", "verdict.steps, verdict.otherwise, verdict.amended"),
     ("definitions-collapse", "cells.order, floor_test.rules, values"),
     ("definitions-paired", "paired, defaults.paired_collapse"),
     ("definitions-effective-bar", "compare.gating, compare.case_insensitive"),
