@@ -360,20 +360,27 @@ def seal_cmd(folder: Path) -> None:
 @click.argument("candidate", type=click.Path(path_type=Path))
 @click.option("--strict", is_flag=True, help="An axis recorded on neither side also blocks.")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
-def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool) -> None:
+@click.option(
+    "--scoring",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A definitions scoring.json whose compare rules apply (default: the built-in ADR-032 rules).",
+)
+def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool, scoring: Path | None) -> None:
     """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
     from generator.canon import canonical_json
-    from generator.compare import run_compare, summary_text
+    from generator.compare import load_rules, run_compare, summary_text
 
-    result = run_compare(baseline, candidate, strict)
+    rules = load_rules(scoring)
+    result = run_compare(baseline, candidate, strict, rules)
     if as_json:
         click.echo(canonical_json(result.model_dump(mode="json")), nl=False)
         if not result.comparable:
             raise SystemExit(Incomparable.exit_code)
         return
     if not result.comparable:
-        raise Incomparable(summary_text(result))
-    click.echo(summary_text(result))
+        raise Incomparable(summary_text(result, rules))
+    click.echo(summary_text(result, rules))
 
 
 @main.command("schema", epilog=exit_codes(SUCCESS, USAGE))

@@ -1,7 +1,8 @@
 """``benchsite compare``: two AgentEval store-v1 runs, paired row by row, or refused as incomparable.
 
 Rows pair by exact id. A pair is comparable only when both rows carry comparability facts that
-agree on every axis (AgentEval's compare rules); anything else makes the whole comparison
+agree on every axis the scoring specification gates on (``compare.gating``; the seed ADR's built-in
+specification names AgentEval's compare axes); anything else makes the whole comparison
 Incomparable (exit 13) with every reason listed — never a silent diff.
 """
 
@@ -16,8 +17,10 @@ from pydantic import Field
 from generator.errors import EXIT_USAGE, BenchsiteError, Problem, ProblemReport
 from generator.families.definitions.models import Scenario
 from generator.families.definitions.report import RowState
+from generator.families.definitions.spec import REPORTED_WORDS, DefinitionsRules, compile_spec, seed_rules
 from generator.families.definitions.store import axis, frozen_manifest, row_result
 from generator.figures import Model
+from generator.files import ReadFailure, read_regular
 from generator.inputs import read_unsealed, verify_folder
 from generator.jsonio import load_json_bytes, validate_model
 from generator.seal import SEAL_NAME
@@ -101,36 +104,64 @@ def read_store_run(path: Path) -> StoreRun:
     return StoreRun(path, sealed, manifest.subject.modelId if manifest else None, rows)
 
 
-def _axes(row_id: str, a: Scenario, b: Scenario, strict: bool) -> list[str]:
-    """Every comparability axis on which two rows disagree (or are recorded on one side only). The
-    four text axes compare case-insensitively, a blank value being not recorded; an axis recorded on
-    neither side blocks only under ``strict``."""
+def load_rules(path: Path | None) -> DefinitionsRules:
+    """The compare rules of a definitions scoring specification (``--scoring``), else the built-in one."""
+    if path is None:
+        return seed_rules()
+    from generator.families.registry import FAMILIES
+    from generator.families.specs import read_spec
+
+    try:
+        data = read_regular(path)
+    except ReadFailure as exc:
+        raise ProblemReport([Problem(str(path), "", str(exc), refused=exc.refused)]) from exc
+    except OSError as exc:
+        raise UnusablePath(f"{path}: {exc.strerror or exc}") from exc
+    spec, problems = read_spec(FAMILIES["definitions"], data, str(path))
+    if spec is None:
+        raise ProblemReport(problems)
+    return compile_spec(spec)
+
+
+def _axes(row_id: str, a: Scenario, b: Scenario, strict: bool, rules: DefinitionsRules) -> list[str]:
+    """Every gating axis on which two rows disagree (or are recorded on one side only). The text
+    axes the specification names compare case-insensitively, a blank value being not recorded; an
+    axis recorded on neither side blocks only under ``strict`` (when the specification says so)."""
     ca, cb = a.comparability, b.comparability
     if ca is None or cb is None:
         return [f"{row_id}: no comparability facts on the {'baseline' if ca is None else 'candidate'} side"]
-    ja, jb = ca.judge, cb.judge
+    ja, jb, fold = ca.judge, cb.judge, rules.folded
     axes: list[tuple[str, object, object, object, object]] = [
-        ("evalKey", axis(ca.evalKey), axis(cb.evalKey), ca.evalKey, cb.evalKey),
-        ("evalVersion", axis(ca.evalVersion), axis(cb.evalVersion), ca.evalVersion, cb.evalVersion),
+        (
+            "evalKey",
+            axis(ca.evalKey, "evalKey" in fold),
+            axis(cb.evalKey, "evalKey" in fold),
+            ca.evalKey,
+            cb.evalKey,
+        ),
+        (
+            "evalVersion",
+            axis(ca.evalVersion, "evalVersion" in fold),
+            axis(cb.evalVersion, "evalVersion" in fold),
+            ca.evalVersion,
+            cb.evalVersion,
+        ),
         ("effectiveBar", ca.effectiveBar, cb.effectiveBar, ca.effectiveBar, cb.effectiveBar),
         ("judge", ja is not None, jb is not None, ja is not None, jb is not None),
         ("stimulus", a.stimulusHash or None, b.stimulusHash or None, a.stimulusHash, b.stimulusHash),
     ]
     if ja is not None and jb is not None:
-        axes.append(("judge.modelId", axis(ja.modelId), axis(jb.modelId), ja.modelId, jb.modelId))
-        axes.append(
-            (
-                "judge.rubricDigest",
-                axis(ja.rubricDigest),
-                axis(jb.rubricDigest),
-                ja.rubricDigest,
-                jb.rubricDigest,
-            )
-        )
+        for judged, one, other in (
+            ("judge.modelId", ja.modelId, jb.modelId),
+            ("judge.rubricDigest", ja.rubricDigest, jb.rubricDigest),
+        ):
+            axes.append((judged, axis(one, judged in fold), axis(other, judged in fold), one, other))
     reasons = []
     for name, left, right, shown_left, shown_right in axes:
+        if name not in rules.gating:
+            continue
         if left is None and right is None:
-            if strict:
+            if strict and rules.strict_neither:
                 reasons.append(f"{row_id}: {name} recorded on neither side (--strict)")
         elif left is None or right is None:
             reasons.append(f"{row_id}: {name} recorded on one side only")
@@ -159,14 +190,27 @@ def _delta(row_id: str, a: Scenario, b: Scenario, baseline: StoreRun, candidate:
     )
 
 
-def compare(baseline: StoreRun, candidate: StoreRun, strict: bool = False) -> Comparison:
-    """Pair two runs row by row; an incomparable pair carries its reasons and no deltas."""
+def compare(
+    baseline: StoreRun, candidate: StoreRun, strict: bool = False, rules: DefinitionsRules | None = None
+) -> Comparison:
+    """Pair two runs row by row by the specification's compare rules (the built-in one by default);
+    an incomparable pair carries its reasons and no deltas."""
+    rules = rules or seed_rules()
     shared = sorted(set(baseline.rows) & set(candidate.rows))
     reasons = [] if shared else ["no shared row"]
     reasons += [f"{r}: only in the baseline" for r in sorted(set(baseline.rows) - set(candidate.rows))]
     reasons += [f"{r}: only in the candidate" for r in sorted(set(candidate.rows) - set(baseline.rows))]
     for row_id in shared:
-        reasons += _axes(row_id, baseline.rows[row_id], candidate.rows[row_id], strict)
+        reasons += _axes(row_id, baseline.rows[row_id], candidate.rows[row_id], strict, rules)
+    if not reasons and rules.gating & set(REPORTED_WORDS):
+        pairs = [_delta(r, baseline.rows[r], candidate.rows[r], baseline, candidate) for r in shared]
+        for d in pairs:
+            if "usable_floor" in rules.gating and not d.usable_floor:
+                reasons.append(f"{d.id}: no usable floor (gating under the scoring specification)")
+            if "self_judged" in rules.gating and d.self_judged:
+                reasons.append(
+                    f"{d.id}: judged by its own subject's model (gating under the scoring specification)"
+                )
     deltas = (
         []
         if reasons
@@ -189,7 +233,7 @@ def compare(baseline: StoreRun, candidate: StoreRun, strict: bool = False) -> Co
     )
 
 
-def summary_text(result: Comparison) -> str:
+def summary_text(result: Comparison, rules: DefinitionsRules | None = None) -> str:
     lines = [
         f"baseline  {result.baseline}{'' if result.sealed[0] else ' (unsealed)'}",
         f"candidate {result.candidate}{'' if result.sealed[1] else ' (unsealed)'}",
@@ -205,11 +249,16 @@ def summary_text(result: Comparison) -> str:
         f"does): {', '.join(result.not_measured) or 'none'}",
         f"rows without a usable floor: {len(result.without_usable_floor)}",
         f"rows judged by their own subject's model: {len(result.self_judged)}",
-        "floors and self-judging are reported, not gating",
     ]
+    reported = (rules or seed_rules()).reported()
+    if reported:
+        words = " and ".join({"usable_floor": "floors", "self_judged": "self-judging"}[r] for r in reported)
+        lines.append(f"{words} {'are' if len(reported) > 1 else 'is'} reported, not gating")
     return "\n".join(lines)
 
 
-def run_compare(baseline: Path, candidate: Path, strict: bool) -> Comparison:
+def run_compare(
+    baseline: Path, candidate: Path, strict: bool, rules: DefinitionsRules | None = None
+) -> Comparison:
     """Read both runs and pair them; the caller decides how to print an incomparable result."""
-    return compare(read_store_run(baseline), read_store_run(candidate), strict)
+    return compare(read_store_run(baseline), read_store_run(candidate), strict, rules)

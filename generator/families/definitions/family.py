@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.families.definitions.adr import AdrText, agreement_problems, read_adr
 from generator.families.definitions.aggregate import census, floor_tests, paired, values
 from generator.families.definitions.models import (
     Correction,
@@ -34,10 +37,19 @@ from generator.families.definitions.report import (
     AdrContract,
     DefinitionsRunDetail,
     DefinitionsRunSummary,
+    DefinitionsScoring,
     DefinitionsSection,
     FloorRow,
     RowResult,
     RunCounts,
+)
+from generator.families.definitions.spec import (
+    BUILTIN_FILE,
+    SEED_ADR_SHA256,
+    DefinitionsRules,
+    DefinitionsSpec,
+    compile_spec,
+    explain,
 )
 from generator.families.definitions.stats import derive_floor
 from generator.families.definitions.store import (
@@ -47,6 +59,7 @@ from generator.families.definitions.store import (
     stimulus_hash,
     verdict,
 )
+from generator.families.specs import Parameter, SpecSource, resolve
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
@@ -128,6 +141,18 @@ INTERPRETATIONS = (
         "than 1e-9; a not-derivable floor has no bar and no test.",
     ),
 )
+PARAMETERS = (
+    ("definitions-verdict", "verdict.steps, verdict.otherwise, verdict.amended"),
+    ("definitions-collapse", "cells.order, floor_test.rules, values"),
+    ("definitions-paired", "paired, defaults.paired_collapse"),
+    ("definitions-effective-bar", "compare.gating, compare.case_insensitive"),
+    ("definitions-floor-bar", "floors.kinds, floors.bar_tolerance, floors.empirical_confidence"),
+)
+"""Seed interpretations that became parameters of the specification: (interpretation id, parameter)."""
+SPEC_READINGS = {"definitions-verdict": 1, "definitions-collapse": 2, "definitions-floor-bar": 3}
+"""Interpretations whose reading, under a specification other than the built-in one, is that
+specification's rule in words (the index of its sentence in ``explain``)."""
+
 OWN_LIMITATIONS = (
     "The exact tests treat cases as independent draws at the floor's bar; they say nothing about "
     "cases outside the definition.",
@@ -144,6 +169,10 @@ class RunSection(Model):
 
 @dataclass
 class DefinitionsState:
+    """The compiled specification and the definition, read by ``score_run``; what ``fold`` merges."""
+
+    rules: DefinitionsRules
+    source: SpecSource
     definition: Definition
     floors: dict[str, float | None]
     ledger: Ledger | None
@@ -160,43 +189,55 @@ class DefinitionsState:
     stimuli: dict[tuple[str, str], tuple[str | None, str]] = field(default_factory=dict)
 
 
-Bench = BenchmarkContext[DefinitionsDeclaration, AdrContract]
+Bench = BenchmarkContext[DefinitionsDeclaration, AdrText]
 
 
 class DefinitionsFamily(
     Family[
-        DefinitionsDeclaration, AdrContract, BaseModel, DefinitionsState, DefinitionsPart, DefinitionsSection
+        DefinitionsDeclaration,
+        AdrText,
+        DefinitionsSpec,
+        DefinitionsState,
+        DefinitionsPart,
+        DefinitionsSection,
     ]
 ):
     name = "definitions"
     declaration_model = DefinitionsDeclaration
-    contract_model = AdrContract
+    contract_model = AdrText
+    spec_model = DefinitionsSpec
     summary_model = DefinitionsRunSummary
     part_model = DefinitionsPart
     section_model = DefinitionsSection
+    schemas: ClassVar[Mapping[str, type[BaseModel]]] = {
+        "benchmark": DefinitionsDeclaration,
+        "definition": Definition,
+        "corrections": Ledger,
+        "scoring": DefinitionsSpec,
+    }
 
-    def explain(self, spec: BaseModel) -> tuple[str, ...]:
-        return (
-            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
-            "(not yet a specification).",
-        )
-
-    def read_contract(self, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+    def read_contract(self, data: bytes, file: str) -> tuple[AdrText | None, list[Problem]]:
         """The rubric of this family is ADR-032's text, pinned; its title and status are shown verbatim."""
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None, [Problem(file, "", "is not UTF-8 text")]
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        if not lines or not lines[0].startswith("ADR-032"):
-            return None, [
-                Problem(file, "line 1", "is not ADR-032 (the definitions family implements that ADR)")
-            ]
-        status = next((line for line in lines if line.startswith("Status:")), "")
-        decision = next((line for line in lines if line.startswith("Decision in one line:")), "")
-        return AdrContract(title=lines[0], status=status, decision=decision), []
+        return read_adr(data, file)
 
-    def run_section(self, section: Any) -> Any:
+    def recognises(self, raw: object) -> bool:
+        """The one family whose contract is text, not JSON: a file that is not JSON is read as an ADR,
+        and ``read_contract`` says whether it is ADR-032."""
+        return raw is None
+
+    def builtin_spec(self, contract: AdrText) -> Path | None:
+        """The built-in specification states the seed's ADR-032 text, recognised by its sha256."""
+        return BUILTIN_FILE if contract.sha256 == SEED_ADR_SHA256 else None
+
+    def agreement(
+        self, spec: DefinitionsSpec, contract: AdrText, contract_file: str, place: str
+    ) -> list[Problem]:
+        return agreement_problems(spec, contract, contract_file, place)
+
+    def explain(self, spec: DefinitionsSpec) -> tuple[str, ...]:
+        return explain(spec)
+
+    def run_section(self, section: DefinitionsSection) -> RunSection:
         return RunSection(floors_note=section.floors_note, corrections=section.corrections)
 
     def run_id(self, rel: str) -> str | None:
@@ -204,7 +245,11 @@ class DefinitionsFamily(
         return match.group(2) if match else None
 
     def prepare(self, bench: Bench) -> tuple[DefinitionsState | None, list[Problem]]:
-        decl: DefinitionsDeclaration = bench.declaration
+        decl = bench.declaration
+        spec, source, problems = resolve(self, bench)
+        if spec is None or source is None:
+            return None, problems
+        rules = compile_spec(spec)
         file = f"{bench.label}/{decl.definition}"
         data = bench.folder.files.get(decl.definition)
         if data is None:
@@ -212,18 +257,35 @@ class DefinitionsFamily(
                 Problem(file, "", "definition file named in benchmark.json is not in the sealed folder")
             ]
         raw, problems = load_json_bytes(data, file)
+        if isinstance(raw, dict):  # what the definition leaves out, the specification's defaults say
+            raw = {"pass_at": rules.pass_at, "paired_collapse": rules.paired_collapse} | raw
         definition, more = validate_model(Definition, raw, file) if raw is not None else (None, [])
         problems += more
         if definition is None:
             return None, problems
+        if definition.paired_collapse not in rules.tested:
+            message = (
+                f"{definition.paired_collapse!r} is not among the collapse rules {source.place} tests "
+                f"against the floor ({', '.join(rules.tested)}): the rankings could not show it"
+            )
+            problems.append(Problem(file, "$.paired_collapse", message))
         floors: dict[str, float | None] = {}
         for index, check in enumerate(definition.checks):
-            bar, why = derive_floor(check.floor)
             where = f"$.checks[{index}].floor"
+            if check.floor.kind not in rules.kinds:
+                message = (
+                    f"floor kind {check.floor.kind!r} is not one {source.place} admits "
+                    f"({', '.join(spec.floors.kinds)})"
+                )
+                problems.append(Problem(file, f"{where}.kind", message))
+                continue
+            bar, why = derive_floor(check.floor, rules)
             if why is not None:
                 problems.append(Problem(file, where, why))
             elif (bar is None) != (check.floor.bar is None) or (
-                bar is not None and check.floor.bar is not None and abs(bar - check.floor.bar) > 1e-9
+                bar is not None
+                and check.floor.bar is not None
+                and abs(bar - check.floor.bar) > rules.bar_tolerance
             ):
                 problems.append(
                     Problem(
@@ -256,14 +318,12 @@ class DefinitionsFamily(
                     problems.append(
                         Problem(f"{bench.label}/{decl.corrections}", where, f"{target!r} names nothing")
                     )
-        return DefinitionsState(definition, floors, ledger, bindings), problems
+        return DefinitionsState(rules, source, definition, floors, ledger, bindings), problems
 
     def score_run(
         self, bench: Bench, state: DefinitionsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
-        if state is None:
-            return None, []
-        tally: DefinitionsState = state
+        tally = state
         label = f"{bench.label}/…/runs/{run_id}"
         manifest, problems = frozen_manifest(run.files, label)
         if problems or manifest is None:
@@ -293,10 +353,9 @@ class DefinitionsFamily(
         self, bench: Bench, state: DefinitionsState, run_id: str, part: DefinitionsPart
     ) -> list[Problem]:
         """Rows of one check pool across arms and reps only when comparable: checked across runs."""
-        tally: DefinitionsState = state
-        share: DefinitionsPart = part
+        tally, share = state, part
         label = f"{bench.label}/…/runs/{run_id}"
-        problems = pooling_problems(tally.signatures, tally.stimuli, share.pooled, label)
+        problems = pooling_problems(tally.signatures, tally.stimuli, share.pooled, label, tally.rules)
         if problems:
             return problems
         tally.seen.add(run_id)
@@ -344,7 +403,9 @@ class DefinitionsFamily(
                 continue
             if scenario.id in rows:
                 problems.append(Problem(file, "$.id", f"duplicate row {scenario.id!r}"))
-            more, entry = pooling_facts(scenario, rel, case, check, tally.floors.get(check), file)
+            more, entry = pooling_facts(
+                scenario, rel, case, check, tally.floors.get(check), file, tally.rules
+            )
             problems += more
             if entry is not None:
                 pooled.append(entry)
@@ -370,7 +431,7 @@ class DefinitionsFamily(
     ) -> RunScored:
         arm, rep = tally.bindings[run_id]
         disagreements = []
-        recomputed = verdict(rows)
+        recomputed = verdict(rows, tally.rules)
         disagrees = recomputed != manifest.run.verdict or recomputed != summary.verdict
         if disagrees:
             producer = f"{manifest.run.verdict} / {summary.verdict}"
@@ -420,11 +481,11 @@ class DefinitionsFamily(
         return RunScored(summary_row, detail, part)
 
     def finish(
-        self, bench: Bench, state: DefinitionsState, runs: list[Any]
+        self, bench: Bench, state: DefinitionsState, runs: list[DefinitionsRunSummary]
     ) -> tuple[DefinitionsSection, Disclosures, list[Problem]]:
-        tally: DefinitionsState = state
-        definition = tally.definition
-        decl: DefinitionsDeclaration = bench.declaration
+        tally = state
+        definition, rules, source = tally.definition, tally.rules, tally.source
+        decl = bench.declaration
         file = f"{bench.label}/{decl.definition}"
         problems = [
             Problem(file, "$.arms", f"run {r!r} of arm {tally.bindings[r][0]!r} has no sealed run folder")
@@ -446,19 +507,50 @@ class DefinitionsFamily(
             )
             for c in definition.checks
         )
+        scoring = DefinitionsScoring(
+            source=source.kind,
+            file=source.file,
+            sha256=source.sha256,
+            statement=source.statement(),
+            rules=explain(rules.spec),
+            specification=rules.spec,
+            parameters=_parameters(source),
+        )
+        adr = bench.contract
         section = DefinitionsSection(
-            contract=bench.contract,
+            contract=AdrContract(title=adr.title, status=adr.status, decision=adr.decision),
             definition=definition,
             floors=floors,
             runs=tuple(sorted(runs, key=lambda r: (r.arm, r.rep))),
-            floor_tests=floor_tests(tally.reps, definition, tally.floors),
-            values=values(tally.reps, definition),
-            paired=paired(tally.reps, definition),
-            census=census(tally.reps, definition),
+            floor_tests=floor_tests(tally.reps, definition, tally.floors, rules),
+            values=values(tally.reps, definition, rules),
+            paired=paired(tally.reps, definition, rules),
+            census=census(tally.reps, definition, rules),
             corrections=tally.ledger.corrections if tally.ledger else (),
             floors_note=FLOORS_NOTE,
+            scoring=scoring,
         )
         return section, _disclosures(section, tally), problems
+
+
+def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
+    if source.kind != "built-in":
+        return ()
+    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
+
+
+def _interpretations(tally: DefinitionsState) -> tuple[Interpretation, ...]:
+    """The seed's readings under the built-in specification; under another, the verdict and the
+    cell collapse read as that specification states them."""
+    if tally.source.kind == "built-in":
+        return INTERPRETATIONS
+    rules = explain(tally.rules.spec)
+    return tuple(
+        i.model_copy(update={"reading": f"As {tally.source.place} states it: {rules[SPEC_READINGS[i.id]]}"})
+        if i.id in SPEC_READINGS
+        else i
+        for i in INTERPRETATIONS
+    )
 
 
 def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclosures:
@@ -473,7 +565,7 @@ def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclo
         status=section.contract.status or None,
         limitations=(),
         own_limitations=OWN_LIMITATIONS,
-        interpretations=INTERPRETATIONS,
+        interpretations=_interpretations(tally),
         blind=BlindRecord(
             subjects_blind=False,
             statement="Nothing in this benchmark is scored blind: arms and "

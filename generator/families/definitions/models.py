@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.families.input_base import SAFE_ID, RubricPin, SchemaVersion1, Strict, unique_ids
+from generator.families.input_base import SAFE_ID, RubricPin, SchemaVersion1, SpecPin, Strict, unique_ids
 from generator.jsonio import parse_json
 
 FloorKind = Literal[
@@ -60,8 +60,17 @@ class Definition(Strict):
     checks: tuple[Check, ...] = Field(min_length=1)
     arms: tuple[Arm, ...] = Field(min_length=1)
     reference_arm: str = Field(description="The arm every other arm is compared against.")
-    pass_at: float = Field(default=1.0, ge=0, le=1, description="A rep passes when its value ≥ pass_at.")
-    paired_collapse: Literal["all", "majority", "any"] = "majority"
+    pass_at: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description="A rep passes when its value ≥ pass_at (left out: the specification's defaults.pass_at).",
+    )
+    paired_collapse: Literal["all", "majority", "any"] = Field(
+        default="majority",
+        description="How reps collapse for pairing and rankings (left out: the specification's "
+        "defaults.paired_collapse).",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Definition:
@@ -125,6 +134,11 @@ class DefinitionsDeclaration(Strict):
     rubric: RubricPin
     definition: str = Field(default="definition.json")
     corrections: str | None = Field(default=None, description="The corrections ledger file, if any.")
+    scoring: SpecPin | None = Field(
+        default=None,
+        description="A sealed scoring.json (the definitions scoring specification) pinned like the rubric; "
+        "without it, the seed ADR-032 text is scored by benchsite's built-in specification.",
+    )
 
 
 # --- AgentEval store-v1: read as the producer writes it -----------------------------------------

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from generator.errors import Problem
 from generator.families.definitions.models import Scenario
+from generator.families.definitions.spec import DefinitionsRules
 from generator.families.definitions.store import axis
 from generator.figures import Model
 
 Signature = tuple[str | None, str | None, float | None, bool, str | None, str | None]
-"""evalKey, evalVersion, effectiveBar, judged, judge model, rubric digest: the four text axes
-case-folded, None when blank (not recorded)."""
+"""evalKey, evalVersion, effectiveBar, judged, judge model, rubric digest: the text axes the
+specification names case-insensitive case-folded, None when blank (not recorded)."""
+SIGNATURE_AXES = ("evalKey", "evalVersion", "effectiveBar", "judge", "judge.modelId", "judge.rubricDigest")
+"""The axis each position of a ``Signature`` holds."""
 
 
 class PooledRow(Model):
@@ -41,7 +44,7 @@ class DefinitionsPart(Model):
 
 
 def pooling_facts(
-    scenario: Scenario, rel: str, case: str, check: str, bar: float | None, file: str
+    scenario: Scenario, rel: str, case: str, check: str, bar: float | None, file: str, rules: DefinitionsRules
 ) -> tuple[list[Problem], PooledRow | None]:
     """What a row says on its own: it must carry comparability facts, and a chance floor it records
     must be the definition's floor for its check. Its ``effectiveBar`` is the eval's own pass bar
@@ -56,17 +59,18 @@ def pooling_facts(
         return [Problem(file, "$.comparability", message)], None
     problems = []
     floor = facts.chanceFloor
-    if floor is not None and floor.bar is not None and (bar is None or abs(floor.bar - bar) > 1e-9):
+    tolerance = rules.bar_tolerance
+    if floor is not None and floor.bar is not None and (bar is None or abs(floor.bar - bar) > tolerance):
         message = f"{floor.bar} is not the bar of the definition's floor for check {check!r} ({bar})"
         problems.append(Problem(file, "$.comparability.chanceFloor.bar", message))
-    judge = facts.judge
+    judge, folded = facts.judge, rules.folded
     signature: Signature = (
-        axis(facts.evalKey),
-        axis(facts.evalVersion),
+        axis(facts.evalKey, "evalKey" in folded),
+        axis(facts.evalVersion, "evalVersion" in folded),
         facts.effectiveBar,
         judge is not None,
-        axis(judge.modelId) if judge else None,
-        axis(judge.rubricDigest) if judge else None,
+        axis(judge.modelId, "judge.modelId" in folded) if judge else None,
+        axis(judge.rubricDigest, "judge.rubricDigest" in folded) if judge else None,
     )
     row = PooledRow(
         file=rel, id=scenario.id, case=case, check=check, signature=signature, stimulus=scenario.stimulusHash
@@ -79,20 +83,23 @@ def pooling_problems(
     stimuli: dict[tuple[str, str], tuple[str | None, str]],
     rows: tuple[PooledRow, ...],
     label: str,
+    rules: DefinitionsRules,
 ) -> list[Problem]:
-    """Each row against the first row of its check (comparability) and of its case × check (stimulus)."""
+    """Each row against the first row of its check (comparability, on the axes the specification
+    gates on) and of its case × check (stimulus, when it gates on it)."""
     problems = []
+    gating = [i for i, name in enumerate(SIGNATURE_AXES) if name in rules.gating]
     for row in rows:
         file = f"{label}/{row.file}"
         first, first_id = signatures.setdefault(row.check, (row.signature, row.id))
-        if row.signature != first:
+        if any(row.signature[i] != first[i] for i in gating):
             message = (
                 f"differs from row {first_id!r} of the same check (evalKey, evalVersion, "
                 "effectiveBar or judge): incomparable rows are never pooled"
             )
             problems.append(Problem(file, "$.comparability", message))
         stimulus, stimulus_id = stimuli.setdefault((row.case, row.check), (row.stimulus, row.id))
-        if row.stimulus != stimulus:
+        if row.stimulus != stimulus and "stimulus" in rules.gating:
             message = (
                 f"differs from row {stimulus_id!r} of the same case: arms and reps must answer "
                 "the same stimulus"

@@ -7,6 +7,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from generator.families.definitions.models import Correction, Definition
+from generator.families.definitions.spec import DefinitionsSpec
+from generator.families.specs import ScoringBase
 from generator.figures import Interval, Model, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
@@ -22,6 +24,12 @@ class AdrContract(Model):
     title: str
     status: str
     decision: str
+
+
+class DefinitionsScoring(ScoringBase):
+    """The specification a benchmark was scored by: built-in (the seed ADR) or a pinned scoring.json."""
+
+    specification: DefinitionsSpec
 
 
 class FloorRow(Model):
@@ -147,6 +155,7 @@ class DefinitionsSection(SectionDefaults):
     census: tuple[CensusRow, ...]
     corrections: tuple[Correction, ...]
     floors_note: str
+    scoring: DefinitionsScoring
 
     @staticmethod
     def detail_model() -> type[DefinitionsRunDetail]:

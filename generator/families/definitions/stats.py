@@ -1,5 +1,7 @@
 """Statistics of the definitions family, all from scipy: chance floors, the exact one-sided tail
-against a floor, the exact two-sided sign test between arms, rep collapse."""
+against a floor, the exact two-sided sign test between arms, rep collapse. The numbers a rubric
+chooses (alpha, the empirical-policy interval) come from its scoring specification (``spec.py``);
+without one, the seed ADR's built-in specification."""
 
 from __future__ import annotations
 
@@ -8,12 +10,11 @@ import statistics
 from collections.abc import Sequence
 
 from generator.families.definitions.models import Collapse, Floor
+from generator.families.definitions.spec import DefinitionsRules, seed_rules
 from generator.stats import exact_interval
 
-ALPHA = 0.05
 
-
-def derive_floor(floor: Floor) -> tuple[float | None, str | None]:
+def derive_floor(floor: Floor, rules: DefinitionsRules | None = None) -> tuple[float | None, str | None]:
     """(bar, problem): the bar a floor's kind and declared parameters give, or why they cannot."""
     p = floor.params
     need = {
@@ -47,7 +48,8 @@ def derive_floor(floor: Floor) -> tuple[float | None, str | None]:
         )
     if floor.kind == "empirical-policy":
         s, n = p["successes"], p["trials"]
-        ci = exact_interval(s, n) if 0 <= s <= n else None
+        confidence = (rules or seed_rules()).empirical_confidence
+        ci = exact_interval(s, n, confidence) if 0 <= s <= n else None
         return (ci.high, None) if ci else (None, "needs 0 ≤ successes ≤ trials > 0")
     return None, None  # not derivable: no bar, the derivation text says why
 
@@ -70,9 +72,11 @@ def minimum_attainable(n: int, bar: float | None) -> float | None:
     return float(bar**n)
 
 
-def above_floor(p: float | None, min_p: float | None) -> bool:
-    """A direction, never a verdict: p defined, p ≤ 0.05, and not underpowered by construction."""
-    return p is not None and min_p is not None and p <= ALPHA and min_p <= ALPHA
+def above_floor(p: float | None, min_p: float | None, alpha: float | None = None) -> bool:
+    """A direction, never a verdict: p defined, p ≤ alpha, and not underpowered by construction
+    (alpha: the specification's ``floor_test.alpha``, by default the built-in 0.05)."""
+    level = seed_rules().alpha if alpha is None else alpha
+    return p is not None and min_p is not None and p <= level and min_p <= level
 
 
 def sign_test(wins: int, losses: int) -> float:

@@ -10,6 +10,7 @@ from typing import Any
 from generator.errors import Problem
 from generator.families.definitions.models import Manifest, Scenario, output_tree
 from generator.families.definitions.report import RowResult
+from generator.families.definitions.spec import DefinitionsRules, seed_rules
 from generator.jsonio import load_json_bytes, validate_model
 
 
@@ -72,21 +73,27 @@ def row_result(scenario: Scenario, case: str, check: str, subject_model: str | N
     )
 
 
-def verdict(rows: list[RowResult]) -> str:
+def verdict(rows: list[RowResult], rules: DefinitionsRules | None = None) -> str:
+    """A run's verdict from its rows by the specification's ladder (``verdict.steps``): the first
+    step whose condition holds, else ``verdict.otherwise``. Not-applicable rows never count."""
     measured = [r for r in rows if r.state == "measured"]
-    if any(r.outcome == "fail" for r in measured):
-        return "FAIL"
-    if not measured:
-        return "PENDING"
-    if any(r.outcome == "warn" for r in measured) or any(r.state == "notMeasured" for r in rows):
-        return "WARN"
-    return "PASS"
+    holds = {
+        "any_measured_failed": any(r.outcome == "fail" for r in measured),
+        "nothing_measured": not measured,
+        "any_measured_warned": any(r.outcome == "warn" for r in measured),
+        "any_not_measured": any(r.state == "notMeasured" for r in rows),
+    }
+    rules = rules or seed_rules()
+    return next((name for when, name in rules.steps if holds[when]), rules.otherwise)
 
 
-def axis(value: str | None) -> str | None:
-    """A text comparability axis as AgentEval compares it: case-insensitively, and a blank or
-    whitespace-only value is not recorded (None)."""
-    return None if value is None or not value.strip() else value.casefold()
+def axis(value: str | None, fold: bool = True) -> str | None:
+    """A text comparability axis as AgentEval compares it: case-insensitively (unless the
+    specification says otherwise: ``fold``), and a blank or whitespace-only value is not recorded
+    (None)."""
+    if value is None or not value.strip():
+        return None
+    return value.casefold() if fold else value
 
 
 def frozen_manifest(files: Mapping[str, bytes], label: str) -> tuple[Manifest | None, list[Problem]]:
