@@ -8,6 +8,7 @@ SCHEMA_NAMES = (
     "components-contract",
     "components-episode",
     "components-run",
+    "components-scoring",
     "points-attempt",
     "points-benchmark",
     "points-contract",
