@@ -381,3 +381,75 @@ def test_rubric_check_lists_every_problem(tmp_path: Path) -> None:
     ok = run_cli("rubric", "check", path)
     assert ok.exit_code == 0, ok.output
     assert "valid components rubric" in ok.output
+
+
+# --- the other rule kinds and choices, one episode each -------------------------------------------
+
+
+def score_under(spec: dict[str, Any], focused: bool = False) -> Any:
+    """The test episode scored under a specification (compiled as a build compiles it)."""
+    from generator.families.components.family import episode_result
+    from generator.families.components.models import Episode, Task
+    from generator.families.components.spec import compile_spec
+
+    task = Task.model_validate_json(
+        json.dumps(
+            {
+                "id": "T1",
+                "family": "accruals",
+                "level": "L2",
+                "weights": {"outcome": 0.5, "process": 0.3, "rationale": 0.2},
+                "seeded_defects": [
+                    {"id": "d0", "location": "row 10", "issue_type": "duplicate"},
+                    {"id": "d1", "location": "row 20", "issue_type": "cutoff"},
+                ],
+                "key_evidence": ["a", "b"],
+                "required_calls": ["open_ledger"],
+            }
+        )
+    )
+    facts = episode() | {"hard_fails": []}
+    if focused:
+        facts["judgments"] = [
+            *facts["judgments"],
+            {**facts["judgments"][3], "call_id": "f", "criterion": "task_focus"},
+        ]
+    rules = compile_spec(spec_of(spec))
+    return episode_result(Episode.model_validate_json(json.dumps(facts)), task, "m1", "model", focused, rules)
+
+
+def test_matching_by_location_and_issue_type() -> None:
+    """The finding at row 10 says 'misposting' where the defect is a 'duplicate': by location it is a
+    hit of the wrong type (F1 1/2 × accuracy 0 = 0); by location and issue type it is a false
+    positive, so no pair and F1 = 0 either, but with two false positives and two misses."""
+    by_location = score_under(BUILTIN)
+    assert (by_location.true_positives, by_location.issue_type_accuracy) == (1, 0.0)
+    spec = copy.deepcopy(BUILTIN)
+    spec["matching"]["kind"] = "location_and_issue_type"
+    strict = score_under(spec)
+    assert (strict.true_positives, strict.false_positives, strict.false_negatives) == (0, 2, 2)
+    assert strict.issue_type_accuracy is None and strict.f1 == 0.0
+
+
+def test_an_outcome_as_a_weighted_sum_and_a_process_as_a_product() -> None:
+    """outcome = (.8·F1 1/2 + .2·accuracy 0) / 1 = .4; process = coverage 1/2 × efficiency 1/2 = 1/4."""
+    spec = copy.deepcopy(BUILTIN)
+    spec["outcome"] = {"kind": "weighted_sum", "weights": {"f1": 0.8, "issue_type_accuracy": 0.2}, "total": 1}
+    spec["process"] = {"kind": "product", "factors": ["coverage", "efficiency"], "zero_when": ["hard_fail"]}
+    result = score_under(spec)
+    assert result.components.outcome == pytest.approx(0.4)
+    assert result.components.process == pytest.approx(0.25)
+
+
+def test_a_focus_outside_the_value_and_a_pass_bar_over_every_criterion() -> None:
+    """Medians 3, 2, 2, 2 and a focus of 2: in the value the rationale is 11/15; outside it, 9/12.
+    A pass bar of 11 over every criterion holds; over the global four (9) it would not."""
+    assert score_under(BUILTIN, focused=True).components.rationale == pytest.approx(11 / 15)
+    spec = copy.deepcopy(BUILTIN)
+    spec["rationale"]["focus"] = {"in_value": False}
+    spec["pass_bar"] |= {"total_at_least": 11, "total_over": "all"}
+    result = score_under(spec, focused=True)
+    assert result.components.rationale == pytest.approx(9 / 12)
+    assert result.pass_bar is True
+    spec["pass_bar"]["total_over"] = "global"
+    assert score_under(spec, focused=True).pass_bar is False
