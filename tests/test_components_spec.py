@@ -453,3 +453,9 @@ def test_a_focus_outside_the_value_and_a_pass_bar_over_every_criterion() -> None
     assert result.pass_bar is True
     spec["pass_bar"]["total_over"] = "global"
     assert score_under(spec, focused=True).pass_bar is False
+
+
+def test_the_documented_full_example_is_the_built_in_specification() -> None:
+    text = (ROOT / "docs" / "components.md").read_text()
+    example = text.split("### Full example")[1].split("```json")[1].split("```")[0]
+    assert json.loads(example) == BUILTIN
