@@ -259,6 +259,16 @@ def test_task_weights_that_differ_from_fixed_weights_name_both_places(tmp_path: 
     ) in output
 
 
+def test_under_task_weights_every_task_states_its_weights(tmp_path: Path) -> None:
+    """The seed contract (built-in specification: task_weights) with a task that states no weights."""
+    seed = json.loads((CORPUS / "je-validation" / "rubric.json").read_text())
+    output = refused(make_corpus(tmp_path / "runs", seed), tmp_path)
+    assert (
+        f"{BENCH}/benchmark.json: $.tasks[0].weights: no weights, and the built-in specification takes "
+        "each task's own (combine kind 'task_weights')"
+    ) in output
+
+
 def test_a_declared_minimum_of_seeds_must_be_the_specifications(tmp_path: Path) -> None:
     root = make_corpus(tmp_path / "runs", successor_contract(successor_spec()))
     decl_path = root / BENCH / "benchmark.json"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,7 +26,6 @@ from generator.families.components.models import (
     ComponentsRun,
     Episode,
     Task,
-    Weights,
 )
 from generator.families.components.report import (
     ALL_RUNS,
@@ -50,15 +48,12 @@ from generator.families.components.scoring import (
     process_value,
     rationale,
 )
-from generator.families.components.source import agreement_problems, states_seed_rules
+from generator.families.components.source import agreement_problems, declaration_problems, states_seed_rules
 from generator.families.components.spec import (
     BUILTIN_FILE,
     ComponentsRules,
     ComponentsSpec,
-    ComponentWeights,
-    FixedWeights,
     compile_spec,
-    exact,
     explain,
     seed_rules,
 )
@@ -403,7 +398,7 @@ class ComponentsFamily(
         if spec is None or source is None:
             return None, problems + more
         rules = compile_spec(spec)
-        tasks, more = declaration_problems(bench, rules, source.place)
+        tasks, more = declaration_problems(decl, f"{bench.label}/benchmark.json", rules, source.place)
         if more:
             return None, problems + more
         return ComponentsState(rules, source, tasks, frozenset(decl.focus)), problems
@@ -527,45 +522,6 @@ class ComponentsFamily(
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
         return section, _disclosures(bench, section, tally), []
-
-
-def declaration_problems(
-    bench: Bench, rules: ComponentsRules, place: str
-) -> tuple[dict[str, Task], list[Problem]]:
-    """Where ``benchmark.json`` disagrees with the specification (each naming both places), and the
-    tasks with the weights they are scored by: their own, or the specification's fixed weights."""
-    decl, file = bench.declaration, f"{bench.label}/benchmark.json"
-    problems = []
-    if decl.minimum_seeds is not None and decl.minimum_seeds != rules.minimum_seeds:
-        message = f"{decl.minimum_seeds} differs from {place} ($.seeds.minimum: {rules.minimum_seeds})"
-        problems.append(Problem(file, "$.minimum_seeds", message))
-    if decl.focus and not rules.focus:
-        message = f"task families declare a focus criterion, but {place} has none ($.rationale.focus: null)"
-        problems.append(Problem(file, "$.focus", message))
-    combine = rules.spec.combine
-    fixed = combine.weights if isinstance(combine, FixedWeights) else None
-    tasks = {}
-    for index, task in enumerate(decl.tasks):
-        where = f"$.tasks[{index}].weights"
-        if fixed is None and task.weights is None:
-            message = f"no weights, and {place} takes each task's own (combine kind 'task_weights')"
-            problems.append(Problem(file, where, message))
-        elif fixed is not None and task.weights is not None and _exact(task.weights) != _exact(fixed):
-            message = f"{_words(task.weights)} differ from {place} ($.combine.weights: {_words(fixed)})"
-            problems.append(Problem(file, where, message))
-        if fixed is not None:
-            weights = Weights(outcome=fixed.outcome, process=fixed.process, rationale=fixed.rationale)
-            task = task.model_copy(update={"weights": weights})
-        tasks[task.id] = task
-    return tasks, problems
-
-
-def _exact(w: Weights | ComponentWeights) -> tuple[Fraction, Fraction, Fraction]:
-    return (exact(w.outcome), exact(w.process), exact(w.rationale))
-
-
-def _words(w: Weights | ComponentWeights) -> str:
-    return f"weights outcome {w.outcome}, process {w.process}, rationale {w.rationale}"
 
 
 def _parameters(source: SpecSource) -> tuple[Parameter, ...]:

@@ -1,5 +1,6 @@
-"""How a components contract relates to its scoring specification: whether the built-in specification
-scores it (the seed's rules), and where its structured fields disagree with a specification. Where a
+"""How a components contract and benchmark relate to their scoring specification: whether the
+built-in specification scores a contract (the seed's rules), and where a contract's structured fields
+or ``benchmark.json`` disagree with a specification. Where a
 specification comes from is ``generator.families.specs``.
 
 The seed contract states its numbers in sentences (``pass_bar``: ">=9/12 total …", ``scale``: "each
@@ -11,10 +12,25 @@ to the reader, quoted verbatim on the methodology page.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from generator.errors import Problem
-from generator.families.components.models import COMPONENTS_RULES_SHA256, CRITERIA, ComponentsContract
-from generator.families.components.spec import ComponentsSpec, exact, words
+from generator.families.components.models import (
+    COMPONENTS_RULES_SHA256,
+    CRITERIA,
+    ComponentsContract,
+    ComponentsDeclaration,
+    Task,
+    Weights,
+)
+from generator.families.components.spec import (
+    ComponentsRules,
+    ComponentsSpec,
+    ComponentWeights,
+    FixedWeights,
+    exact,
+    words,
+)
 
 PASS_BAR = re.compile(r">=\s*(\d+(?:\.\d+)?)\s*/\s*(\d+)")
 SCALE = re.compile(r"(\d+)\s*[-–]\s*(\d+)")
@@ -76,3 +92,41 @@ def _protocol_problems(
             )
             problems.append(Problem(contract_file, f"$.judge_protocol[{index}]", message))
     return problems
+
+
+def declaration_problems(
+    decl: ComponentsDeclaration, file: str, rules: ComponentsRules, place: str
+) -> tuple[dict[str, Task], list[Problem]]:
+    """Where ``benchmark.json`` (``file``) disagrees with the specification (each naming both places),
+    and the tasks with the weights they are scored by: their own, or the specification's fixed ones."""
+    problems = []
+    if decl.minimum_seeds is not None and decl.minimum_seeds != rules.minimum_seeds:
+        message = f"{decl.minimum_seeds} differs from {place} ($.seeds.minimum: {rules.minimum_seeds})"
+        problems.append(Problem(file, "$.minimum_seeds", message))
+    if decl.focus and not rules.focus:
+        message = f"task families declare a focus criterion, but {place} has none ($.rationale.focus: null)"
+        problems.append(Problem(file, "$.focus", message))
+    combine = rules.spec.combine
+    fixed = combine.weights if isinstance(combine, FixedWeights) else None
+    tasks = {}
+    for index, task in enumerate(decl.tasks):
+        where = f"$.tasks[{index}].weights"
+        if fixed is None and task.weights is None:
+            message = f"no weights, and {place} takes each task's own (combine kind 'task_weights')"
+            problems.append(Problem(file, where, message))
+        elif fixed is not None and task.weights is not None and _exact(task.weights) != _exact(fixed):
+            message = f"{_words(task.weights)} differ from {place} ($.combine.weights: {_words(fixed)})"
+            problems.append(Problem(file, where, message))
+        if fixed is not None:
+            weights = Weights(outcome=fixed.outcome, process=fixed.process, rationale=fixed.rationale)
+            task = task.model_copy(update={"weights": weights})
+        tasks[task.id] = task
+    return tasks, problems
+
+
+def _exact(w: Weights | ComponentWeights) -> tuple[Fraction, Fraction, Fraction]:
+    return (exact(w.outcome), exact(w.process), exact(w.rationale))
+
+
+def _words(w: Weights | ComponentWeights) -> str:
+    return f"weights outcome {w.outcome}, process {w.process}, rationale {w.rationale}"
