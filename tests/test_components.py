@@ -34,6 +34,7 @@ from generator.families.components.family import episode_result
 from generator.families.components.models import CRITERIA, ComponentsDeclaration, Episode, Task
 from generator.families.components.report import Components, EpisodeResult
 from generator.families.components.scoring import fabricated_citations, match
+from generator.families.components.spec import seed_rules
 from generator.seal import write_seal
 from tests.conftest import CORPUS, reseal, run_cli
 from tests.pages import Table, parse
@@ -513,7 +514,10 @@ def test_baselines_are_checked_against_the_declared_thresholds() -> None:
         + run("no_evidence_baseline", "L4", "L4", 0.1, 0.2)  # holds
         + [with_components(base, 9, 1.0, 1.0, 1.0, 1.0)]  # a model: not a baseline
     )
-    got = {(b.baseline, b.task): (b.threshold, b.passes, b.episodes) for b in baselines(episodes, decl)}
+    got = {
+        (b.baseline, b.task): (b.threshold, b.passes, b.episodes)
+        for b in baselines(episodes, decl, seed_rules())
+    }
     assert got == {
         ("flag_everything_baseline", "L1"): (0.35, True, 2),
         ("flag_everything_baseline", "L2"): (0.35, False, 2),
@@ -548,7 +552,7 @@ def test_agreement_with_sme_grades_exact_and_quadratic_kappa() -> None:
         ),
         scored(episode_id="e-4"),  # no SME grade
     ]
-    a = agreement([episode_figure(e) for e in episodes], decl)
+    a = agreement([episode_figure(e) for e in episodes], decl, seed_rules())
     assert a.measured and a.pairs == 8 and a.skipped_non_integral == 4
     assert a.exact is not None
     assert (a.exact.numerator, a.exact.denominator, a.exact.basis_points) == (6, 8, 7500)
@@ -560,13 +564,15 @@ def test_agreement_with_sme_grades_exact_and_quadratic_kappa() -> None:
         ("revenue", 0, True),
     ]
     perfect = agreement(
-        [episode_figure(scored(judgments=judged((0, 1, 2, 3)), human_grades=grades(0, 1, 2, 3)))], decl
+        [episode_figure(scored(judgments=judged((0, 1, 2, 3)), human_grades=grades(0, 1, 2, 3)))],
+        decl,
+        seed_rules(),
     )
     assert perfect.weighted_kappa == 1.0 and perfect.exact is not None and perfect.exact.numerator == 4
 
 
 def test_agreement_without_grades_is_not_measured() -> None:
-    a = agreement([episode_figure(scored())], declaration([task_dict()]))
+    a = agreement([episode_figure(scored())], declaration([task_dict()]), seed_rules())
     assert not a.measured and a.pairs == 0 and a.exact is None and a.weighted_kappa is None
     assert LABEL in a.note.casefold()
 

@@ -18,9 +18,8 @@ from generator.families.components.report import (
     Spread,
     SubjectRow,
 )
+from generator.families.components.spec import ComponentsRules
 from generator.stats import rate
-
-SME_BAR = 20
 
 
 class Figures(NamedTuple):
@@ -137,8 +136,11 @@ def leaderboard(
     return tuple(out)
 
 
-def baselines(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) -> tuple[BaselineCheck, ...]:
-    """Each anti-gaming baseline per task, against the threshold the benchmark declares."""
+def baselines(
+    episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
+) -> tuple[BaselineCheck, ...]:
+    """Each anti-gaming baseline per task, against the threshold the benchmark declares, on the levels
+    (and, unless the specification says otherwise, only the tasks with a seeded defect) it names."""
     checks = []
     base = [e for e in episodes if e.kind != "model"]
     clean = {t.id for t in decl.tasks if not t.seeded_defects}
@@ -149,7 +151,8 @@ def baselines(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
         if kind == "flag_everything_baseline":
             threshold = decl.anti_gaming.flag_everything_max_outcome
         else:  # nothing can leak into a clean control's ledger row
-            leak_possible = level != "L1" and task not in clean
+            skipped = rules.no_evidence_skips_clean and task in clean
+            leak_possible = level in rules.no_evidence_levels and not skipped
             threshold = decl.anti_gaming.no_evidence_max_outcome_l2_plus if leak_possible else None
         mean = sp.outcome.mean
         passes = None if threshold is None or mean is None else mean <= threshold
@@ -182,7 +185,11 @@ def weighted_kappa(pairs: Sequence[tuple[int, int]], categories: int = 4) -> flo
     return None if expected == 0 else 1 - observed / expected
 
 
-def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) -> Agreement:
+def agreement(
+    episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
+) -> Agreement:
+    """Judge–SME agreement, and the task families under the specification's bar of graded rationales."""
+    bar = rules.sme_bar
     families = {t.id: t.family for t in decl.tasks}
     pairs: list[tuple[int, int]] = []
     skipped = 0
@@ -197,7 +204,7 @@ def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
                 continue
             pairs.append((int(judge), grade))
     family_rows = tuple(
-        FamilyGrades(family=f, graded_rationales=graded.get(f, 0), under_bar=graded.get(f, 0) < SME_BAR)
+        FamilyGrades(family=f, graded_rationales=graded.get(f, 0), under_bar=graded.get(f, 0) < bar)
         for f in sorted(set(families.values()))
     )
     if not pairs:
@@ -214,7 +221,7 @@ def agreement(episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration) ->
     exact = rate(sum(x == y for x, y in pairs), len(pairs))
     under = [f.family for f in family_rows if f.under_bar]
     note = "Judge agreement measured" + (
-        f"; under the {SME_BAR}-rationale bar: {', '.join(under)}" if under else ""
+        f"; under the {bar}-rationale bar: {', '.join(under)}" if under else ""
     )
     return Agreement(
         measured=True,

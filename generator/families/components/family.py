@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -31,6 +32,7 @@ from generator.families.components.report import (
     ALL_RUNS,
     Agreement,
     Components,
+    ComponentsScoring,
     ComponentsSection,
     CriterionScore,
     EpisodeResult,
@@ -44,8 +46,19 @@ from generator.families.components.scoring import (
     match,
     outcome,
     process,
+    process_value,
     rationale,
 )
+from generator.families.components.source import agreement_problems, declaration_problems, states_seed_rules
+from generator.families.components.spec import (
+    BUILTIN_FILE,
+    ComponentsRules,
+    ComponentsSpec,
+    compile_spec,
+    explain,
+    seed_rules,
+)
+from generator.families.specs import Parameter, SpecSource, resolve
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -149,6 +162,22 @@ INTERPRETATIONS = (
         "beside it, with the fabricated-citation count marked next to the headline.",
     ),
 )
+PARAMETERS = (
+    ("components-matching", "matching"),
+    (
+        "components-clean-control",
+        "matching.clean_control, outcome (a metric that does not apply counts as 1)",
+    ),
+    ("components-process", "process, process_edges"),
+    ("components-task-focus", "rationale.focus, pass_bar"),
+    ("components-l4", "rationale.judges"),
+    ("components-fabricated-grounding", "rationale.citation_audit"),
+    ("components-seeds", "seeds"),
+    ("components-negative", "anti_gaming"),
+    ("components-agreement", "agreement"),
+    ("components-ranking", "ranking"),
+)
+"""Seed interpretations that became parameters of the specification: (interpretation id, parameter)."""
 OWN_LIMITATIONS = (
     "Means and standard deviations over seeds describe this run's seeds only; with fewer than the "
     "minimum seeds a cell is flagged, and single-seed differences are noise.",
@@ -158,14 +187,23 @@ OWN_LIMITATIONS = (
 
 
 def episode_result(
-    episode: Episode, task: Task, subject: str, kind: str, focused: bool = False
+    episode: Episode,
+    task: Task,
+    subject: str,
+    kind: str,
+    focused: bool = False,
+    rules: ComponentsRules | None = None,
 ) -> EpisodeResult:
-    """Score one episode from its raw facts (``focused``: the task's family declares a focus criterion)."""
-    detection = match(episode.findings, task.seeded_defects)
-    out = outcome(detection, bool(episode.hard_fails))
+    """Score one episode from its raw facts under compiled rules (by default the seed contract's
+    built-in specification); ``focused``: the task's family declares a focus criterion."""
+    rules = rules or seed_rules()
+    hard_failed = bool(episode.hard_fails)
+    detection = match(episode.findings, task.seeded_defects, rules.match_issue_type)
     proc = process(episode, task)
-    rat = rationale(episode, task, focused)
-    score = combine(task, out, proc.value, rat.value)
+    out = outcome(detection, rules, hard_failed, bool(proc.missing_calls))
+    proc_value = process_value(proc, rules, hard_failed)
+    rat = rationale(episode, task, rules, focused)
+    score = combine(task, rules, out, proc_value, rat.value)
     tp, fp, fn = len(detection.pairs), detection.false_positives, detection.false_negatives
 
     def f(x: Any) -> float | None:
@@ -179,7 +217,7 @@ def episode_result(
         kind=kind,
         seed=episode.seed,
         components=Components(
-            outcome=float(out), process=float(proc.value), rationale=f(rat.value), score=f(score)
+            outcome=float(out), process=float(proc_value), rationale=f(rat.value), score=f(score)
         ),
         f1=float(detection.f1),
         precision=tp / (tp + fp) if tp + fp else None,
@@ -206,16 +244,21 @@ def episode_result(
     )
 
 
-def _episode_problems(episode: Episode, task: Task, focused: bool, file: str, where: str) -> list[Problem]:
+def _episode_problems(
+    episode: Episode, task: Task, focused: bool, rules: ComponentsRules, file: str, where: str
+) -> list[Problem]:
     problems = []
-    if not focused:
-        for index, judgment in enumerate(episode.judgments):
-            if judgment.criterion == FOCUS:
-                message = f"task family {task.family!r} declares no focus criterion to score"
-                problems.append(Problem(file, f"{where} $.judgments[{index}].criterion", message))
-    rules = {r.id for r in task.hard_fail_rules}
+    for index, judgment in enumerate(episode.judgments):
+        place = f"{where} $.judgments[{index}].criterion"
+        if judgment.criterion == FOCUS and not focused:
+            message = f"task family {task.family!r} declares no focus criterion to score"
+            problems.append(Problem(file, place, message))
+        elif judgment.criterion != FOCUS and judgment.criterion not in rules.criteria:
+            message = f"the scoring specification has no criterion {judgment.criterion!r} to score"
+            problems.append(Problem(file, place, message))
+    hard_fail_rules = {r.id for r in task.hard_fail_rules}
     for rule in episode.hard_fails:
-        if rule not in rules:
+        if rule not in hard_fail_rules:
             problems.append(
                 Problem(file, f"{where} $.hard_fails", f"task {task.id!r} has no hard-fail rule {rule!r}")
             )
@@ -284,9 +327,13 @@ class RunSection(Model):
 
 @dataclass
 class ComponentsState:
-    """Tasks, and every scored episode's figures, folded in run by run."""
+    """The compiled specification and the tasks (read by ``score_run``, never changed), and every
+    scored episode's figures, folded in run by run."""
 
+    rules: ComponentsRules
+    source: SpecSource
     tasks: dict[str, Task]
+    """The declared tasks, each with the weights it is scored by (the specification's, when fixed)."""
     focus: frozenset[str]
     """Task families that declare a focus criterion."""
     owners: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -304,7 +351,7 @@ class ComponentsFamily(
     Family[
         ComponentsDeclaration,
         ComponentsContract,
-        BaseModel,
+        ComponentsSpec,
         ComponentsState,
         ComponentsPart,
         ComponentsSection,
@@ -313,6 +360,7 @@ class ComponentsFamily(
     name = "components"
     declaration_model = ComponentsDeclaration
     contract_model = ComponentsContract
+    spec_model = ComponentsSpec
     summary_model = RunSummary
     part_model = ComponentsPart
     section_model = ComponentsSection
@@ -321,30 +369,44 @@ class ComponentsFamily(
         "contract": ComponentsContract,
         "run": ComponentsRun,
         "episode": Episode,
+        "scoring": ComponentsSpec,
     }
-
-    def explain(self, spec: BaseModel) -> tuple[str, ...]:
-        return (
-            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
-            "(not yet a specification).",
-        )
 
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "components" in raw
 
+    def contract_spec(self, contract: ComponentsContract) -> ComponentsSpec | None:
+        return contract.scoring
+
+    def builtin_spec(self, contract: ComponentsContract) -> Path | None:
+        return BUILTIN_FILE if states_seed_rules(contract) else None
+
+    def agreement(
+        self, spec: ComponentsSpec, contract: ComponentsContract, contract_file: str, place: str
+    ) -> list[Problem]:
+        return agreement_problems(spec, contract, contract_file, place)
+
+    def explain(self, spec: ComponentsSpec) -> tuple[str, ...]:
+        return explain(spec)
+
     def prepare(self, bench: Bench) -> tuple[ComponentsState | None, list[Problem]]:
-        decl: ComponentsDeclaration = bench.declaration
-        contract: ComponentsContract = bench.contract
+        decl, contract = bench.declaration, bench.contract
         problems = provenance_problems(
             bench, decl.provenance_sources, {"source_sha256": contract.source_sha256}
         )
-        return ComponentsState({t.id: t for t in decl.tasks}, frozenset(decl.focus)), problems
+        spec, source, more = resolve(self, bench)
+        if spec is None or source is None:
+            return None, problems + more
+        rules = compile_spec(spec)
+        tasks, more = declaration_problems(decl, f"{bench.label}/benchmark.json", rules, source.place)
+        if more:
+            return None, problems + more
+        return ComponentsState(rules, source, tasks, frozenset(decl.focus)), problems
 
     def score_run(
         self, bench: Bench, state: ComponentsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
-        tally: ComponentsState = state
-        tasks = tally.tasks
+        tasks, rules = state.tasks, state.rules
         label = f"{bench.label}/{run_id}"
         meta, problems = read_run_meta(run, label, (RUN_FILE, EPISODES_FILE), ComponentsRun)
         if EPISODES_FILE not in run.files:
@@ -376,9 +438,9 @@ class ComponentsFamily(
                 continue
             seen.add(episode.episode_id)
             task = tasks[episode.task]
-            focused = task.family in tally.focus
-            problems += _episode_problems(episode, task, focused, file, where)
-            results.append(episode_result(episode, task, meta.subject, meta.kind, focused))
+            focused = task.family in state.focus
+            problems += _episode_problems(episode, task, focused, rules, file, where)
+            results.append(episode_result(episode, task, meta.subject, meta.kind, focused, rules))
             scored.append(episode)
         if problems or meta is None:
             return None, problems
@@ -401,13 +463,12 @@ class ComponentsFamily(
         )
         return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
 
-    def run_section(self, section: Any) -> Any:
+    def run_section(self, section: ComponentsSection) -> RunSection:
         return RunSection(agreement=section.agreement)
 
     def fold(self, bench: Bench, state: ComponentsState, run_id: str, part: ComponentsPart) -> list[Problem]:
         """A model may hold one episode per (task, seed) and per episode id across all its runs."""
-        tally: ComponentsState = state
-        share: ComponentsPart = part
+        tally, share = state, part
         file = f"{bench.label}/{run_id}/{EPISODES_FILE}"
         problems = []
         for unit in share.units:
@@ -432,20 +493,30 @@ class ComponentsFamily(
         return []
 
     def finish(
-        self, bench: Bench, state: ComponentsState, runs: list[Any]
+        self, bench: Bench, state: ComponentsState, runs: list[RunSummary]
     ) -> tuple[ComponentsSection, Disclosures, list[Problem]]:
-        decl: ComponentsDeclaration = bench.declaration
-        tally: ComponentsState = state
-        episodes = tally.figures
+        decl, tally = bench.declaration, state
+        rules, source, episodes = tally.rules, tally.source, tally.figures
         task_ids = [t.id for t in decl.tasks]
+        minimum = rules.minimum_seeds
+        scoring = ComponentsScoring(
+            source=source.kind,
+            file=source.file,
+            sha256=source.sha256,
+            statement=source.statement(),
+            rules=explain(rules.spec),
+            specification=rules.spec,
+            parameters=_parameters(source),
+        )
         section = ComponentsSection(
             contract=bench.contract,
-            tasks=decl.tasks,
-            minimum_seeds=decl.minimum_seeds,
-            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], decl.minimum_seeds, task_ids),
-            cells=cells(episodes, decl.minimum_seeds, task_ids),
-            baselines=baselines(episodes, decl),
-            agreement=agreement(episodes, decl),
+            scoring=scoring,
+            tasks=tuple(tally.tasks[t] for t in task_ids),
+            minimum_seeds=minimum,
+            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], minimum, task_ids),
+            cells=cells(episodes, minimum, task_ids),
+            baselines=baselines(episodes, decl, rules),
+            agreement=agreement(episodes, decl, rules),
             focus=decl.focus,
             judge_drift=judge_drift(tally.batches),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
@@ -453,9 +524,23 @@ class ComponentsFamily(
         return section, _disclosures(bench, section, tally), []
 
 
+def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
+    if source.kind != "built-in":
+        return ()
+    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
+
+
+def _interpretations(source: SpecSource) -> tuple[Interpretation, ...]:
+    """The seed's readings under the built-in specification; under a specification of its own, only
+    the readings it does not state (the rules in words state the rest, with its numbers)."""
+    if source.kind == "built-in":
+        return INTERPRETATIONS
+    stated = {i for i, _ in PARAMETERS}
+    return tuple(i for i in INTERPRETATIONS if i.id not in stated)
+
+
 def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
-    contract: ComponentsContract = bench.contract
-    decl: ComponentsDeclaration = bench.declaration
+    contract, decl = bench.contract, bench.declaration
     judges = sorted(tally.judges)
     episodes = tally.figures
     source = decl.provenance_sources.get("source_sha256")
@@ -476,7 +561,7 @@ def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsStat
         status=None,
         limitations=(),
         own_limitations=OWN_LIMITATIONS,
-        interpretations=INTERPRETATIONS,
+        interpretations=_interpretations(tally.source),
         blind=blind,
         excluded_counts=(
             ("cells with fewer seeds than the minimum (flagged)", flagged),

@@ -7,12 +7,13 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
-from generator.families.rules import check_rules
+from generator.families.components.spec import ComponentsSpec
+from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, SpecPin, Strict
+from generator.families.rules import rules_digest
 from generator.families.trials.models import EVALUATOR_HASH
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
-"""The contract's four global criteria."""
+"""The global criteria the contract's judge rubric names (``JudgeCriteria``)."""
 FOCUS = "task_focus"
 """The per-task focus criterion: what a task family declares it, scored 0–3 like the others."""
 Criterion = Literal["identification", "evidence_grounding", "reasoning_validity", "disposition", "task_focus"]
@@ -46,10 +47,14 @@ class JudgeRubric(Strict):
 
 COMPONENTS_RULES = ("components", "combine", "judge_rubric", "judge_protocol", "anti_gaming_build_day_one")
 COMPONENTS_RULES_SHA256 = "b8c6582f7e39760152c6be7df957b46261979b2d14aa3280d4a98eb115df1300"
+"""The rules digest of seed 003 (``rules.rules_digest`` over ``COMPONENTS_RULES``): a contract with
+these rules and no specification of its own is scored by the built-in specification."""
 
 
 class ComponentsContract(Strict):
-    """JE validation scoring (seed 003)."""
+    """A components rubric contract: JE validation scoring (seed 003), its successors, or a team's own
+    rubric in the same shape. How it scores is its specification (``components.spec``): the
+    contract's ``scoring`` object, a pinned ``scoring.json``, or the built-in one for the seed's rules."""
 
     provenance_note: str = Field(alias="_provenance")
     source_sha256: str = Field(pattern=SHA256_HEX)
@@ -58,11 +63,13 @@ class ComponentsContract(Strict):
     judge_rubric: JudgeRubric
     judge_protocol: tuple[str, ...]
     anti_gaming_build_day_one: tuple[str, ...]
+    scoring: ComponentsSpec | None = Field(
+        default=None, description="The contract's own scoring specification (docs/components.md)."
+    )
 
-    @model_validator(mode="after")
-    def _rules(self) -> ComponentsContract:
-        check_rules(self, COMPONENTS_RULES, COMPONENTS_RULES_SHA256, "JE validation scoring")
-        return self
+    @property
+    def rules_sha256(self) -> str:
+        return rules_digest(self, COMPONENTS_RULES)
 
 
 # --- the benchmark: tasks and anti-gaming thresholds --------------------------------------------
@@ -96,7 +103,11 @@ class Task(Strict):
     id: str = Field(pattern=SAFE_ID)
     family: str = Field(min_length=1, description="Task family, e.g. 'reconciliation'.")
     level: Literal["L1", "L2", "L3", "L4"]
-    weights: Weights
+    weights: Weights | None = Field(
+        default=None,
+        description="The task's component weights; may be left out when the specification fixes them "
+        "(combine kind 'fixed_weights'), and must then equal them.",
+    )
     seeded_defects: tuple[SeededDefect, ...] = Field(description="Empty for a clean control task.")
     key_evidence: tuple[str, ...]
     required_calls: tuple[str, ...]
@@ -145,9 +156,16 @@ class ComponentsDeclaration(Strict):
     title: str = Field(min_length=1)
     description: str = ""
     rubric: RubricPin
+    scoring: SpecPin | None = Field(
+        default=None,
+        description="A sealed scoring specification beside the contract, pinned like it (docs/scoring.md).",
+    )
     provenance_sources: dict[str, str] = Field(default_factory=dict)
-    minimum_seeds: int = Field(
-        default=5, ge=1, description="Seeds per (task, model) below which a cell is flagged."
+    minimum_seeds: int | None = Field(
+        default=None,
+        ge=1,
+        description="Seeds per (task, model) below which a cell is flagged: the specification's "
+        "seeds.minimum (5 for the seed contract); when stated here it must equal it.",
     )
     anti_gaming: AntiGaming
     focus: dict[str, FocusCriterion] = Field(

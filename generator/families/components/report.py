@@ -7,6 +7,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from generator.families.components.models import ComponentsContract, FocusCriterion, Task
+from generator.families.components.spec import ComponentsSpec
+from generator.families.specs import ScoringBase
 from generator.figures import Model, Rate, SectionDefaults
 from generator.headline import Headline, Wording, lead_headline
 from generator.numbers import fmt_number
@@ -163,11 +165,18 @@ class JudgeDrift(Model):
     mean: float
 
 
+class ComponentsScoring(ScoringBase):
+    """The specification this benchmark was scored by, where it came from, and its rules in words."""
+
+    specification: ComponentsSpec
+
+
 class ComponentsSection(SectionDefaults):
     family: Literal["components"] = "components"
     contract: ComponentsContract
+    scoring: ComponentsScoring
     tasks: tuple[Task, ...]
-    minimum_seeds: int
+    minimum_seeds: int = Field(description="The specification's seeds.minimum.")
     leaderboard: tuple[SubjectRow, ...]
     cells: tuple[Cell, ...]
     baselines: tuple[BaselineCheck, ...]

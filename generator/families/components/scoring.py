@@ -1,7 +1,8 @@
-"""Pure scoring of one episode under JE validation scoring (SPEC §2.3, seed 003).
+"""Pure scoring of one episode under a components specification (SPEC §2.3, seed 003).
 
+Every number and rule choice comes from the compiled specification (``ComponentsRules``).
 Components are exact fractions until they are stored, so the seed's worked example (JE-06)
-comes out of the code to the precision the seed prints.
+comes out of the built-in specification to the precision the seed prints.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import statistics
 from dataclasses import dataclass
 from fractions import Fraction
 
-from generator.families.components.models import CRITERIA, FOCUS, Episode, Finding, SeededDefect, Task
+from generator.families.components.models import FOCUS, Episode, Finding, SeededDefect, Task
+from generator.families.components.spec import CompiledFormula, ComponentsRules, exact
 
 Ratio = Fraction | None
 
@@ -51,25 +53,46 @@ class Detection:
         return Fraction(exact, len(specified))
 
 
-def match(findings: tuple[Finding, ...], defects: tuple[SeededDefect, ...]) -> Detection:
+def match(
+    findings: tuple[Finding, ...], defects: tuple[SeededDefect, ...], issue_type: bool = False
+) -> Detection:
     """Each seeded defect is matched by the first unmatched finding at the same location
-    (whitespace-collapsed, case-insensitive); every other finding is a false positive."""
+    (whitespace-collapsed, case-insensitive) and, with ``issue_type``, of the same issue type;
+    every other finding is a false positive."""
     unused = list(findings)
     pairs = []
     for defect in defects:
-        hit = next((f for f in unused if _key(f.location) == _key(defect.location)), None)
+        hit = next((f for f in unused if _matches(f, defect, issue_type)), None)
         if hit is not None:
             unused.remove(hit)
             pairs.append((hit, defect))
     return Detection(tuple(pairs), len(unused), len(defects) - len(pairs))
 
 
-def outcome(detection: Detection, hard_failed: bool) -> Fraction:
-    """F1 × issue-type accuracy × exactness (when a figure is specified); a hard-fail forces 0."""
-    if hard_failed:
+def _matches(finding: Finding, defect: SeededDefect, issue_type: bool) -> bool:
+    if _key(finding.location) != _key(defect.location):
+        return False
+    return not issue_type or _key(finding.issue_type) == _key(defect.issue_type)
+
+
+def gated(formula: CompiledFormula, hard_failed: bool, missing_call: bool) -> bool:
+    """Whether one of the events that force a component to 0 holds for an episode."""
+    return (hard_failed and "hard_fail" in formula.zero_when) or (
+        missing_call and "missing_required_call" in formula.zero_when
+    )
+
+
+def outcome(detection: Detection, rules: ComponentsRules, hard_failed: bool, missing_call: bool) -> Fraction:
+    """The specification's outcome formula over F1, issue-type accuracy and exactness (a metric that
+    does not apply counts as 1); 0 when one of its gates holds (the seed: a hard-fail)."""
+    if gated(rules.outcome, hard_failed, missing_call):
         return Fraction(0)
-    accuracy, exactness = detection.issue_type_accuracy, detection.exactness
-    return detection.f1 * (1 if accuracy is None else accuracy) * (1 if exactness is None else exactness)
+    metrics = {
+        "f1": detection.f1,
+        "issue_type_accuracy": detection.issue_type_accuracy,
+        "exactness": detection.exactness,
+    }
+    return rules.outcome.value(metrics)
 
 
 @dataclass(frozen=True)
@@ -79,15 +102,18 @@ class Process:
     efficiency: Fraction
     missing_calls: tuple[str, ...]
 
-    @property
-    def value(self) -> Fraction:
-        if self.missing_calls:
-            return Fraction(0)
-        return (
-            Fraction(1, 2) * self.coverage
-            + Fraction(3, 10) * self.precision
-            + Fraction(1, 5) * self.efficiency
-        )
+
+def process_value(proc: Process, rules: ComponentsRules, hard_failed: bool) -> Fraction:
+    """The specification's process formula (the seed: 0.5·coverage + 0.3·precision + 0.2·efficiency),
+    0 when one of its gates holds (the seed: a required call missing)."""
+    if gated(rules.process, hard_failed, bool(proc.missing_calls)):
+        return Fraction(0)
+    metrics: dict[str, Fraction | None] = {
+        "coverage": proc.coverage,
+        "precision": proc.precision,
+        "efficiency": proc.efficiency,
+    }
+    return rules.process.value(metrics)
 
 
 def process(episode: Episode, task: Task) -> Process:
@@ -107,59 +133,65 @@ def process(episode: Episode, task: Task) -> Process:
 @dataclass(frozen=True)
 class Rationale:
     criteria: tuple[tuple[str, Fraction | None, int], ...]
-    """(criterion, median score or None, number of judges): the four global criteria, then the
-    task family's focus when it declares one."""
+    """(criterion, the judges' combined score or None, number of judges): the specification's global
+    criteria, then the task family's focus when it declares one."""
     note: str | None
     """Why the rationale is not scored, when it is not."""
-
-    @property
-    def total(self) -> Fraction | None:
-        """Every criterion's median summed (focus included)."""
-        if self.note is not None:
-            return None
-        return sum((score for _, score, _ in self.criteria if score is not None), Fraction(0))
-
-    @property
-    def value(self) -> Fraction | None:
-        """total / (3 · criteria): 12 for the four global criteria (JE-06's 7/12), 15 with a focus."""
-        total = self.total
-        return None if total is None else total / (3 * len(self.criteria))
-
-    @property
-    def passes(self) -> bool | None:
-        """Pass bar: the four global criteria total ≥ 9 of 12, and no criterion (focus included) at 0."""
-        if self.total is None:
-            return None
-        global_total = sum(score or 0 for c, score, _ in self.criteria if c in CRITERIA)
-        return global_total >= 9 and all(score != 0 for _, score, _ in self.criteria)
+    total: Fraction | None = None
+    """The criteria's scores summed (those in the value: the focus when it counts); None when unscored."""
+    value: Fraction | None = None
+    """total / (scale maximum · criteria in the value): JE-06's 7/12, or / 15 with a focus."""
+    passes: bool | None = None
+    """The specification's pass bar (the seed: the four global criteria total ≥ 9 of 12, and no
+    criterion, focus included, at 0); None when unscored."""
 
 
-def rationale(episode: Episode, task: Task, focused: bool = False, judges_needed: int = 3) -> Rationale:
-    """Median per criterion over the judges; L4 needs three judges or it is not scored. A task whose
-    family declares a focus criterion is judged on it too."""
-    names = (*CRITERIA, FOCUS) if focused else CRITERIA
+def rationale(episode: Episode, task: Task, rules: ComponentsRules, focused: bool = False) -> Rationale:
+    """Each criterion's judges combined (median or mean); a level that needs more judges than scored
+    a criterion, or a criterion no judge scored, leaves it unscored. A task whose family declares a
+    focus criterion is judged on it too."""
+    names = (*rules.criteria, FOCUS) if focused else rules.criteria
     by_criterion: dict[str, list[int]] = {c: [] for c in names}
     for judgment in episode.judgments:
-        if judgment.criterion in by_criterion:  # a focus judgment without a declared focus is refused
+        if judgment.criterion in by_criterion:  # any other criterion is refused as invalid content
             by_criterion[judgment.criterion].append(judgment.score)
-    fabricated = bool(fabricated_citations(episode))
+    zeroed = rules.audit_zero if fabricated_citations(episode) else None
 
-    def median(criterion: str, scores: list[int]) -> Fraction | None:
+    def combined(criterion: str, scores: list[int]) -> Fraction | None:
         if not scores:
             return None
-        if fabricated and criterion == "evidence_grounding":
+        if criterion == zeroed:
             return Fraction(0)
-        return Fraction(statistics.median(scores))
+        return Fraction(statistics.median(scores)) if rules.median else Fraction(sum(scores), len(scores))
 
-    criteria = tuple((c, median(c, s), len(s)) for c, s in by_criterion.items())
+    criteria = tuple((c, combined(c, s), len(s)) for c, s in by_criterion.items())
     unjudged = [c for c, s in by_criterion.items() if not s]
-    note = None
+    fewest = min(len(s) for s in by_criterion.values())
     if unjudged:
         note = f"not scored: no judgment for {', '.join(unjudged)}"
-    elif task.level == "L4" and min(len(s) for s in by_criterion.values()) < judges_needed:
-        fewest = min(len(s) for s in by_criterion.values())
-        note = f"not scored as L4: {fewest} judge(s) on a criterion, the protocol needs {judges_needed}"
+    elif task.level in rules.judge_levels and fewest < rules.judges_needed:
+        needed = rules.judges_needed
+        note = f"not scored as {task.level}: {fewest} judge(s) on a criterion, the protocol needs {needed}"
+    else:
+        return _scored(criteria, rules)
     return Rationale(criteria, note)
+
+
+def _scored(criteria: tuple[tuple[str, Fraction | None, int], ...], rules: ComponentsRules) -> Rationale:
+    scores = {c: score or Fraction(0) for c, score, _ in criteria}
+    focus = scores.get(FOCUS)
+
+    def over(with_focus: bool) -> list[Fraction]:
+        found = [scores[c] for c in rules.criteria]
+        return [*found, focus] if with_focus and focus is not None else found
+
+    in_value = over(rules.focus_in_value)
+    total = sum(in_value, Fraction(0))
+    value = total / (rules.scale_max * len(in_value))
+    passes = sum(over(rules.pass_total_focus), Fraction(0)) >= rules.pass_total and all(
+        score > rules.pass_each_above for score in over(rules.pass_each_focus)
+    )
+    return Rationale(criteria, None, total, value, passes)
 
 
 def fabricated_citations(episode: Episode) -> tuple[str, ...]:
@@ -169,13 +201,20 @@ def fabricated_citations(episode: Episode) -> tuple[str, ...]:
     return tuple(sorted(cited - opened))
 
 
-def combine(task: Task, outcome_value: Fraction, process_value: Fraction, rationale_value: Ratio) -> Ratio:
-    """score = Σ weight · component with the task's weights; None when rationale is not scored."""
+def combine(
+    task: Task,
+    rules: ComponentsRules,
+    outcome_value: Fraction,
+    process_value: Fraction,
+    rationale_value: Ratio,
+) -> Ratio:
+    """score = Σ weight · component, with the task's weights or the specification's fixed ones; None
+    when rationale is not scored."""
     if rationale_value is None:
         return None
-    w = task.weights  # weights as written (0.55, not its binary float), so the sum is exact
-    return (
-        Fraction(repr(w.outcome)) * outcome_value
-        + Fraction(repr(w.process)) * process_value
-        + Fraction(repr(w.rationale)) * rationale_value
-    )
+    weights = rules.weights
+    if weights is None:
+        w = task.weights  # weights as written (0.55, not its binary float), so the sum is exact
+        assert w is not None, "prepare refuses a task without weights under task_weights"
+        weights = (exact(w.outcome), exact(w.process), exact(w.rationale))
+    return weights[0] * outcome_value + weights[1] * process_value + weights[2] * rationale_value
