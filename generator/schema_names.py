@@ -20,5 +20,6 @@ SCHEMA_NAMES = (
     "trials-result",
     "trials-reveal",
     "trials-run",
+    "trials-scoring",
     "versions",
 )
