@@ -44,10 +44,8 @@ def unmet(
 ) -> str | None:
     """Why a result does not meet a condition; None when it does."""
     kind = condition.kind
-    if kind == "terminal":
-        return None if result.terminal in condition.accept else f"terminal {result.terminal}"
-    if kind == "observed":
-        value = result.build if condition.of == "build" else result.boot
+    if kind == "state":
+        value: str = getattr(result, condition.of)
         return None if value in condition.accept else f"{condition.of} {value}"
     if kind == "required_checks":
         if all(states.get(check, absent) in condition.accept for check in required):
@@ -59,6 +57,26 @@ def unmet(
     return f"{len(counted)} counted intervention(s){bound}: {', '.join(counted)}"
 
 
+def judge(
+    result: TrialResult,
+    states: Mapping[str, str],
+    counted: Sequence[str],
+    required: Sequence[str],
+    rules: TrialsRules,
+) -> tuple[list[str], list[bool]]:
+    """Each of the specification's conditions judged once, from the result, its checks' ``states``
+    and its ``counted`` interventions: why the trial is not an autonomous success (the conjunction's
+    unmet conditions, in order; empty for a success) and, for every condition, whether it is met."""
+    reasons: list[str] = []
+    met: list[bool] = []
+    for index, condition in enumerate(rules.conditions):
+        reason = unmet(condition, result, states, required, counted, rules.absent)
+        met.append(reason is None)
+        if reason is not None and index < rules.primary:
+            reasons.append(reason)
+    return reasons, met
+
+
 def success_reasons(
     result: TrialResult, required: Sequence[str], rules: TrialsRules | None = None
 ) -> list[str]:
@@ -66,9 +84,7 @@ def success_reasons(
     empty when it is one."""
     rules = rules or seed_rules()
     states = {c.id: c.state for c in result.checks}
-    counted = counted_interventions(result, rules)
-    found = (unmet(c, result, states, required, counted, rules.absent) for c in rules.primary)
-    return [reason for reason in found if reason is not None]
+    return judge(result, states, counted_interventions(result, rules), required, rules)[0]
 
 
 def nearest_rank(values: Sequence[int], percentile: int) -> int | None:
@@ -148,9 +164,7 @@ def score_trial(
         )
     states = {c.id: c.state for c in result.checks}
     counted = counted_interventions(result, rules)
-    found = (unmet(c, result, states, required, counted, rules.absent) for c in rules.primary)
-    reasons = tuple(reason for reason in found if reason is not None)
-    rates = tuple(unmet(c, result, states, required, counted, rules.absent) is None for c in rules.rates)
+    reasons, met = judge(result, states, counted, required, rules)
     if result.cost.state == "measured":
         evidence = result.cost.evidence
         cost, note = result.cost.usd_micros, f"measured ({evidence.kind}: {evidence.reference})"
@@ -164,7 +178,7 @@ def score_trial(
         prompt_corpus_version=planned.prompt_corpus_version,
         run=run,
         success=not reasons,
-        reasons=reasons,
+        reasons=tuple(reasons),
         terminal=result.terminal,
         build=result.build,
         boot=result.boot,
@@ -177,6 +191,7 @@ def score_trial(
         failure_code=code,
         evaluator=result.evaluator,
     )
+    rates = tuple(met[index] for index in rules.rates)
     return row, TrialFigure(
         planned.provider, not reasons, rates, result.elapsed_ms, cost, code, result.evaluator
     )

@@ -36,7 +36,7 @@ def agreement_problems(
         problems.append(Problem(contract_file, "$.secondary_metrics", message))
     revealed = contract.blind_scoring.provider_identity_revealed_after_score_is_frozen
     if REVEALS[revealed] != spec.blind.reveal:
-        message = f"{str(revealed).lower()} differs from {place} ($.blind.reveal: {spec.blind.reveal!r})"
+        message = f"{str(revealed).lower()}, but {place} says $.blind.reveal: {spec.blind.reveal!r}"
         where = "$.blind_scoring.provider_identity_revealed_after_score_is_frozen"
         problems.append(Problem(contract_file, where, message))
     return problems

@@ -277,9 +277,11 @@ def _code_problems(codes: FailureCodes) -> Iterator[str]:
 
 @dataclass(frozen=True)
 class CompiledCondition:
-    """A condition as plain values: its kind, what it observes, the accepted states, the bound."""
+    """A condition as plain values: ``state`` (the result's ``of`` field — terminal, build or boot —
+    is one of ``accept``), ``required_checks`` (each required check's state is one of ``accept``) or
+    ``counted_interventions`` (at most ``at_most``)."""
 
-    kind: str
+    kind: Literal["state", "required_checks", "counted_interventions"]
     of: str = ""
     accept: frozenset[str] = frozenset()
     at_most: int = 0
@@ -290,9 +292,12 @@ class TrialsRules:
     """A specification compiled once per benchmark: conditions, allowances and choices as plain values."""
 
     spec: TrialsSpec
-    primary: tuple[CompiledCondition, ...]
-    rates: tuple[CompiledCondition, ...]
-    """Each secondary rate's condition, in ``RATES`` order."""
+    conditions: tuple[CompiledCondition, ...]
+    """Every distinct condition once: the success conjunction's, in order, then any other a rate counts."""
+    primary: int
+    """The first ``primary`` conditions make up the success conjunction."""
+    rates: tuple[int, ...]
+    """Each secondary rate's condition (an index into ``conditions``), in ``RATES`` order."""
     percentiles: tuple[int, ...]
     """Each percentile figure's percentile, in ``PERCENTILES`` order."""
     method: str
@@ -311,20 +316,30 @@ class TrialsRules:
 def compile_condition(condition: Condition) -> CompiledCondition:
     if isinstance(condition, CountedInterventions):
         return CompiledCondition(condition.kind, at_most=condition.at_most)
-    of = condition.of if isinstance(condition, ObservedIs) else ""
-    return CompiledCondition(condition.kind, of, frozenset(condition.accept))
+    if isinstance(condition, RequiredChecks):
+        return CompiledCondition(condition.kind, accept=frozenset(condition.accept))
+    of = condition.of if isinstance(condition, ObservedIs) else "terminal"
+    return CompiledCondition("state", of, frozenset(condition.accept))
 
 
 def compile_spec(spec: TrialsSpec) -> TrialsRules:
-    by_name: dict[str, Secondary] = {metric.name: metric for metric in spec.secondary}
-    rates = [by_name[name] for name in RATES]
-    percentiles = [by_name[name] for name in PERCENTILES]
+    rate_of: dict[str, Condition] = {m.name: m.counts for m in spec.secondary if isinstance(m, RateMetric)}
+    percentile_of: dict[str, int] = {
+        m.name: m.percentile for m in spec.secondary if isinstance(m, PercentileMetric)
+    }
+    conditions = [compile_condition(c) for c in spec.primary.all_of]
+    for name in RATES:
+        counted = compile_condition(rate_of[name])
+        if counted not in conditions:
+            conditions.append(counted)
+    rates = tuple(conditions.index(compile_condition(rate_of[name])) for name in RATES)
     codes = spec.failure_codes
     return TrialsRules(
         spec=spec,
-        primary=tuple(compile_condition(c) for c in spec.primary.all_of),
-        rates=tuple(compile_condition(m.counts) for m in rates if isinstance(m, RateMetric)),
-        percentiles=tuple(m.percentile for m in percentiles if isinstance(m, PercentileMetric)),
+        conditions=tuple(conditions),
+        primary=len(spec.primary.all_of),
+        rates=rates,
+        percentiles=tuple(percentile_of[name] for name in PERCENTILES),
         method=spec.percentile_method,
         rounding=spec.rates.basis_points,
         confidence=spec.rates.interval.confidence,
