@@ -578,3 +578,10 @@ def test_the_built_in_specification_reproduces_the_example_site_figure_for_figur
         assert without_trials_specification(built) == without_trials_specification(golden)
         scores = f"{version}/data/scores/{BENCH}.json"
         assert (out / scores).read_bytes() == (GOLDEN / scores).read_bytes()
+
+
+def test_the_documented_full_example_is_the_built_in_specification() -> None:
+    text = (ROOT / "docs" / "trials.md").read_text(encoding="utf-8")
+    example = text.split("### Full example: seed 001's built-in specification", 1)[1]
+    block = example.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(block) == BUILTIN
