@@ -25,11 +25,11 @@ from click.testing import Result
 from generator.families.trials.models import PlannedTrial, TrialResult
 from generator.families.trials.report import TrialRow
 from generator.families.trials.scoring import (
-    MISSING_RESULT,
-    NO_CODE,
+    TrialFigure,
     counted_interventions,
     metrics,
     nearest_rank,
+    score_trial,
     success_reasons,
     trial_row,
 )
@@ -42,6 +42,8 @@ REVEALED = "2026.12"
 PLANNED_TRIALS = 44
 HASH = "sha256:" + "ab" * 32
 REQUIRED = ("loads", "persists")
+MISSING_RESULT = "missing_result"
+NO_CODE = "(no failure code recorded)"
 FREE = ["setup", "initial_submit", "native_permission", "publish"]
 RATES = ("success", "build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention")
 
@@ -75,11 +77,20 @@ def planned(trial_id: str = "t001") -> PlannedTrial:
     return PlannedTrial(trial_id=trial_id, prompt_id="todo-app", prompt_corpus_version="v1", provider="P-X")
 
 
-def row(number: int, missing: bool = False, **changes: Any) -> TrialRow:
-    """Planned trial ``number``, scored from a result made with ``changes``, or without a result."""
+def scored(number: int, missing: bool = False, **changes: Any) -> tuple[TrialRow, TrialFigure]:
+    """Planned trial ``number``, scored from a result made with ``changes``, or without a result:
+    its report row and the figures its metrics are computed from."""
     trial_id = f"t{number:03d}"
     result = None if missing else make_result(trial_id, **changes)
-    return trial_row(planned(trial_id), result, None if result is None else "run-1", REQUIRED)
+    return score_trial(planned(trial_id), result, None if result is None else "run-1", REQUIRED)
+
+
+def row(number: int, missing: bool = False, **changes: Any) -> TrialRow:
+    return scored(number, missing, **changes)[0]
+
+
+def fig(number: int, missing: bool = False, **changes: Any) -> TrialFigure:
+    return scored(number, missing, **changes)[1]
 
 
 def kinds(*names: str) -> list[dict[str, str]]:
@@ -287,10 +298,10 @@ def test_allowlisted_actions_are_free_as_ruled_and_everything_else_counts(
 ) -> None:
     result = make_result(interventions=kinds(*interventions))
     assert counted_interventions(result) == counted
-    scored = trial_row(planned(), result, "run-1", REQUIRED)
-    assert scored.success is (not counted)
-    assert scored.counted_interventions == tuple(counted)
-    summary = metrics([scored])
+    trial, figure = score_trial(planned(), result, "run-1", REQUIRED)
+    assert trial.success is (not counted)
+    assert trial.counted_interventions == tuple(counted)
+    summary = metrics([figure])
     assert summary.zero_intervention.numerator == (0 if counted else 1)
 
 
@@ -304,8 +315,8 @@ def test_allowlisted_actions_are_free_as_ruled_and_everything_else_counts(
 def test_basis_points_are_the_floor_of_10000_n_over_d(
     successes: int, planned_trials: int, basis_points: int
 ) -> None:
-    rows = [row(i) if i < successes else row(i, build="fail") for i in range(planned_trials)]
-    rate = metrics(rows).success
+    figures = [fig(i) if i < successes else fig(i, build="fail") for i in range(planned_trials)]
+    rate = metrics(figures).success
     assert (rate.numerator, rate.denominator, rate.basis_points) == (successes, planned_trials, basis_points)
     assert rate.interval is not None
     assert rate.interval.n == planned_trials
@@ -313,8 +324,8 @@ def test_basis_points_are_the_floor_of_10000_n_over_d(
 
 
 def test_exact_interval_at_the_edges_is_clopper_pearson() -> None:
-    none_of_five = metrics([row(i, boot="fail") for i in range(5)]).success
-    all_of_five = metrics([row(i) for i in range(5)]).success
+    none_of_five = metrics([fig(i, boot="fail") for i in range(5)]).success
+    all_of_five = metrics([fig(i) for i in range(5)]).success
     assert none_of_five.interval is not None and all_of_five.interval is not None
     # Closed forms at the edges: [0, 1 − (α/2)^(1/n)] and [(α/2)^(1/n), 1].
     assert none_of_five.interval.low == 0.0
@@ -378,7 +389,7 @@ TWENTY = [
 def test_nearest_rank_median_and_p95(values: list[int], median: int, p95: int) -> None:
     assert nearest_rank(values, 50) == median
     assert nearest_rank(values, 95) == p95
-    summary = metrics([row(i, elapsed_ms=v, cost=measured(v)) for i, v in enumerate(values)])
+    summary = metrics([fig(i, elapsed_ms=v, cost=measured(v)) for i, v in enumerate(values)])
     assert (summary.median_elapsed_ms, summary.p95_elapsed_ms) == (median, p95)
     assert summary.median_measured_cost_usd_micros == median
     assert summary.elapsed_n == summary.cost_measured == len(values)
@@ -427,19 +438,20 @@ def test_every_corpus_figure_is_an_observed_value(built: Path) -> None:
 
 
 def test_unavailable_cost_is_excluded_from_the_median_and_counted_never_zero() -> None:
-    rows = [
-        row(1, cost=measured(500)),
-        row(2, cost=measured(100)),
-        row(3, cost=measured(300)),
-        row(4, cost=UNAVAILABLE),
-        row(5, cost=UNAVAILABLE),
-        row(6, missing=True),
+    trials = [
+        scored(1, cost=measured(500)),
+        scored(2, cost=measured(100)),
+        scored(3, cost=measured(300)),
+        scored(4, cost=UNAVAILABLE),
+        scored(5, cost=UNAVAILABLE),
+        scored(6, missing=True),
     ]
+    rows = [trial for trial, _ in trials]
     unavailable = rows[3]
     assert unavailable.cost_usd_micros is None
     assert unavailable.cost_note == "unavailable: provider exposes no usage"
     assert rows[0].cost_note == "measured (provider_usage: u)"
-    summary = metrics(rows)
+    summary = metrics([figure for _, figure in trials])
     # Measured {100, 300, 500}: rank ⌈1.5⌉ = 2 → 300. Zeros for the three others would give 0.
     assert summary.median_measured_cost_usd_micros == 300
     assert (summary.cost_measured, summary.cost_unavailable) == (3, 3)
@@ -447,9 +459,9 @@ def test_unavailable_cost_is_excluded_from_the_median_and_counted_never_zero() -
 
 
 def test_a_measured_zero_is_measured_and_all_unavailable_has_no_median() -> None:
-    zero = metrics([row(1, cost=measured(0)), row(2, cost=UNAVAILABLE)])
+    zero = metrics([fig(1, cost=measured(0)), fig(2, cost=UNAVAILABLE)])
     assert (zero.median_measured_cost_usd_micros, zero.cost_measured, zero.cost_unavailable) == (0, 1, 1)
-    nothing = metrics([row(1, cost=UNAVAILABLE), row(2, cost=UNAVAILABLE), row(3, missing=True)])
+    nothing = metrics([fig(1, cost=UNAVAILABLE), fig(2, cost=UNAVAILABLE), fig(3, missing=True)])
     assert nothing.median_measured_cost_usd_micros is None
     assert (nothing.cost_measured, nothing.cost_unavailable) == (0, 3)
 
@@ -457,16 +469,16 @@ def test_a_measured_zero_is_measured_and_all_unavailable_has_no_median() -> None
 def test_a_missing_result_is_a_failure_with_its_own_code_and_no_elapsed_time() -> None:
     missing = row(9, missing=True)
     assert missing.success is False
-    assert missing.failure_code == MISSING_RESULT == "missing_result"
+    assert missing.failure_code == MISSING_RESULT
     assert [missing.run, missing.elapsed_ms, missing.cost_usd_micros, missing.evaluator] == [None] * 4
     assert (missing.required_passed, missing.required_total) == (0, 2)
-    rows = [
-        row(1, elapsed_ms=10),
-        row(2, elapsed_ms=20),
-        row(3, terminal="timeout", elapsed_ms=900, failure_code="timeout"),
-        missing,
+    figures = [
+        fig(1, elapsed_ms=10),
+        fig(2, elapsed_ms=20),
+        fig(3, terminal="timeout", elapsed_ms=900, failure_code="timeout"),
+        fig(9, missing=True),
     ]
-    summary = metrics(rows)
+    summary = metrics(figures)
     assert summary.planned == 4
     for name in RATES:
         assert getattr(summary, name).denominator == 4

@@ -5,13 +5,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
+from generator.families.specs import Parameter, SpecSource, resolve
 from generator.families.trials.models import (
     PlannedTrial,
     Reveal,
@@ -27,10 +29,29 @@ from generator.families.trials.report import (
     RunDetail,
     RunSummary,
     TrialsScores,
+    TrialsScoring,
     TrialsSection,
     scores_file,
 )
-from generator.families.trials.scoring import TrialFigure, evaluators, figure, leaderboard, metrics, trial_row
+from generator.families.trials.scoring import (
+    TrialFigure,
+    evaluators,
+    evidence_problem,
+    leaderboard,
+    metrics,
+    score_trial,
+)
+from generator.families.trials.source import agreement_problems, states_seed_rules
+from generator.families.trials.spec import (
+    BUILTIN_FILE,
+    PERCENTILE_WORDS,
+    ROUNDING_WORDS,
+    TrialsRules,
+    TrialsSpec,
+    compile_spec,
+    explain,
+    explain_interventions,
+)
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models, load_json_bytes, validate_model
@@ -96,6 +117,76 @@ INTERPRETATIONS = (
         "byte and file name of it for the revealed names and refuses the build on any hit.",
     ),
 )
+PARAMETERS = (
+    ("trials-basis-points", "rates.basis_points"),
+    ("trials-allowlist", "interventions"),
+    ("trials-required-checks", "required_checks.absent"),
+    ("trials-secondary-denominators", "rates.denominator / rates.missing_result"),
+    ("trials-nearest-rank", "percentile_method"),
+    ("trials-cost-evidence", "cost.evidence"),
+    ("trials-missing", "failure_codes"),
+    ("trials-reveal", "blind.reveal"),
+)
+"""Seed interpretations that became parameters of the specification: (interpretation id, parameter)."""
+
+
+def spec_interpretations(spec: TrialsSpec) -> tuple[Interpretation, ...]:
+    """The readings of a contract scored by its own specification: each states the parameter it is."""
+    codes = spec.failure_codes
+    uncoded = ", ".join(codes.uncoded_terminal) or "none"
+    reveal = (
+        INTERPRETATIONS[-1].reading
+        if spec.blind.reveal == "after_scores_frozen"
+        else "A reveal is refused: identities stay blind in every version."
+    )
+    return (
+        Interpretation(
+            id="trials-basis-points",
+            text=f"rates.basis_points: {spec.rates.basis_points}",
+            reading=f"Basis points are {ROUNDING_WORDS[spec.rates.basis_points]}, in integer arithmetic; "
+            "none when the denominator is 0.",
+        ),
+        Interpretation(
+            id="trials-allowlist",
+            text="interventions",
+            reading=explain_interventions(spec.interventions),
+        ),
+        Interpretation(
+            id="trials-required-checks",
+            text=f"required_checks.absent: {spec.required_checks.absent}",
+            reading=f"A required check absent from the result counts as {spec.required_checks.absent}; "
+            "checks the corpus does not require are shown but do not decide success.",
+        ),
+        Interpretation(
+            id="trials-secondary-denominators",
+            text=f"rates.denominator: {spec.rates.denominator}",
+            reading=INTERPRETATIONS[3].reading,
+        ),
+        Interpretation(
+            id="trials-nearest-rank",
+            text=f"percentile_method: {spec.percentile_method}",
+            reading=f"Percentiles by {PERCENTILE_WORDS[spec.percentile_method]}, so every figure is a value "
+            "a trial produced. Trials without an elapsed time (missing results) and unavailable costs are "
+            "excluded and counted.",
+        ),
+        Interpretation(
+            id="trials-cost-evidence",
+            text=f"cost.evidence: {', '.join(spec.cost.evidence)}",
+            reading="A measured cost must name one of these evidence kinds and a reference to the artifact; "
+            "benchsite does not open or verify the artifact itself. Any other kind is refused; "
+            "'unavailable' costs are excluded from the median and counted.",
+        ),
+        Interpretation(
+            id="trials-missing",
+            text="failure_codes",
+            reading=f"A planned trial with no result counts as a failure under failure code "
+            f"{codes.missing_result!r}; a failed result without a code counts under its terminal state "
+            f"when it is one of {uncoded}, else under {codes.uncoded_otherwise!r}.",
+        ),
+        Interpretation(id="trials-reveal", text=f"blind.reveal: {spec.blind.reveal}", reading=reveal),
+    )
+
+
 OWN_LIMITATIONS = (
     "Exact (Clopper–Pearson) intervals treat trials as independent; trials sharing a prompt are not.",
     "Cost is summarised only where an accepted evidence artifact backs it; the median says nothing "
@@ -112,8 +203,11 @@ class TrialsPart(Model):
 
 @dataclass
 class TrialsState:
-    """The plan, the reveal, and every scored trial's figures, folded in run by run."""
+    """The compiled specification, the plan, the reveal, and every scored trial's figures, folded in
+    run by run; ``rules`` is read by ``score_run`` and never changed."""
 
+    rules: TrialsRules
+    source: SpecSource
     plan: Plan
     reveal: Reveal | None
     seen: dict[str, str] = field(default_factory=dict)
@@ -133,7 +227,7 @@ class Plan:
 
 
 def _prepare_plan(bench: Bench) -> tuple[Plan | None, list[Problem]]:
-    decl: TrialsDeclaration = bench.declaration
+    decl = bench.declaration
     file = f"{bench.label}/{decl.plan}"
     data = bench.folder.files.get(decl.plan)
     if data is None:
@@ -156,10 +250,13 @@ def _prepare_plan(bench: Bench) -> tuple[Plan | None, list[Problem]]:
     return Plan(hashlib.sha256(data).hexdigest(), trials, required), problems
 
 
-def _reveal(bench: Bench, plan: Plan) -> tuple[Reveal | None, list[Problem]]:
+def _reveal(bench: Bench, plan: Plan, rules: TrialsRules) -> tuple[Reveal | None, list[Problem]]:
     if bench.reveal is None:
         return None, []
     file = f"{bench.label}/reveal/{REVEAL_FILE}"
+    if not rules.reveal:
+        message = "this rubric's scoring specification never reveals identities (blind.reveal: never)"
+        return None, [Problem(file, "", message)]
     data = bench.reveal.files.get(REVEAL_FILE)
     if data is None:
         return None, [Problem(file, "", "required file is missing")]
@@ -183,11 +280,12 @@ Bench = BenchmarkContext[TrialsDeclaration, TrialsContract]
 
 
 class TrialsFamily(
-    Family[TrialsDeclaration, TrialsContract, BaseModel, TrialsState, TrialsPart, TrialsSection]
+    Family[TrialsDeclaration, TrialsContract, TrialsSpec, TrialsState, TrialsPart, TrialsSection]
 ):
     name = "trials"
     declaration_model = TrialsDeclaration
     contract_model = TrialsContract
+    spec_model = TrialsSpec
     summary_model = RunSummary
     part_model = TrialsPart
     section_model = TrialsSection
@@ -198,35 +296,44 @@ class TrialsFamily(
         "run": TrialsRun,
         "result": TrialResult,
         "reveal": Reveal,
+        "scoring": TrialsSpec,
     }
-
-    def explain(self, spec: BaseModel) -> tuple[str, ...]:
-        return (
-            f"Scored by benchsite's {self.name} engine as docs/{self.name}.md describes "
-            "(not yet a specification).",
-        )
+    reveal_folder = "reveal"
 
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "primary_metric" in raw
 
-    reveal_folder = "reveal"
+    def contract_spec(self, contract: TrialsContract) -> TrialsSpec | None:
+        return contract.scoring
+
+    def builtin_spec(self, contract: TrialsContract) -> Path | None:
+        return BUILTIN_FILE if states_seed_rules(contract) else None
+
+    def agreement(
+        self, spec: TrialsSpec, contract: TrialsContract, contract_file: str, place: str
+    ) -> list[Problem]:
+        return agreement_problems(spec, contract, contract_file, place)
+
+    def explain(self, spec: TrialsSpec) -> tuple[str, ...]:
+        return explain(spec)
 
     def prepare(self, bench: Bench) -> tuple[TrialsState | None, list[Problem]]:
-        plan, problems = _prepare_plan(bench)
-        if plan is None or problems:
+        spec, source, problems = resolve(self, bench)
+        plan, more = _prepare_plan(bench)
+        problems += more
+        if spec is None or source is None or plan is None or problems:
             return None, problems
-        reveal, more = _reveal(bench, plan)
-        return TrialsState(plan, reveal), problems + more
+        rules = compile_spec(spec)
+        reveal, problems = _reveal(bench, plan, rules)
+        return TrialsState(rules, source, plan, reveal), problems
 
-    def run_section(self, section: Any) -> Any:
+    def run_section(self, section: TrialsSection) -> RunSection:
         return RunSection(reveal=section.reveal)
 
     def score_run(
         self, bench: Bench, state: TrialsState, run_id: str, run: VerifiedFolder
     ) -> tuple[RunScored | None, list[Problem]]:
-        if state is None:
-            return None, []
-        plan: Plan = state.plan
+        plan, rules = state.plan, state.rules
         label = f"{bench.label}/{run_id}"
         meta, problems = read_run_meta(run, label, (RUN_FILE, RESULTS_FILE), TrialsRun)
         if RESULTS_FILE not in run.files:
@@ -247,15 +354,18 @@ class TrialsFamily(
                 )
             elif result.trial_id in results:
                 problems.append(Problem(file, where, f"duplicate result for trial {result.trial_id!r}"))
+            elif (refused := evidence_problem(result, rules)) is not None:
+                problems.append(Problem(file, f"line {number} $.cost.evidence.kind", refused))
             else:
                 results[result.trial_id] = result
         if problems or meta is None:
             return None, problems
-        rows = [
-            trial_row(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]))
+        scored = [
+            score_trial(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]), rules)
             for t in sorted(results)
         ]
-        part = TrialsPart(trial_ids=tuple(r.trial_id for r in rows), figures=tuple(figure(r) for r in rows))
+        rows = [row for row, _ in scored]
+        part = TrialsPart(trial_ids=tuple(sorted(results)), figures=tuple(f for _, f in scored))
         summary = RunSummary(
             id=run_id,
             digest=run.digest,
@@ -266,40 +376,35 @@ class TrialsFamily(
         return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part), []
 
     def fold(self, bench: Bench, state: TrialsState, run_id: str, part: TrialsPart) -> list[Problem]:
-        tally: TrialsState = state
-        share: TrialsPart = part
         file = f"{bench.label}/{run_id}/{RESULTS_FILE}"
         problems = [
-            Problem(file, "", f"trial {trial_id!r} also has a result in run {tally.seen[trial_id]!r}")
-            for trial_id in share.trial_ids
-            if trial_id in tally.seen
+            Problem(file, "", f"trial {trial_id!r} also has a result in run {state.seen[trial_id]!r}")
+            for trial_id in part.trial_ids
+            if trial_id in state.seen
         ]
         if not problems:
-            tally.seen.update(dict.fromkeys(share.trial_ids, run_id))
-            tally.figures.extend(share.figures)
+            state.seen.update(dict.fromkeys(part.trial_ids, run_id))
+            state.figures.extend(part.figures)
         return problems
 
     def finish(
-        self, bench: Bench, state: TrialsState, runs: list[Any]
+        self, bench: Bench, state: TrialsState, runs: list[RunSummary]
     ) -> tuple[TrialsSection, Disclosures, list[Problem]]:
-        tally: TrialsState = state
-        plan, reveal = tally.plan, tally.reveal
-        summaries: list[RunSummary] = sorted(runs, key=lambda r: r.id)
+        plan, reveal, rules, contract = state.plan, state.reveal, state.rules, bench.contract
         problems: list[Problem] = []
         missing = [
-            trial_row(t, None, None, plan.required_for(t))
+            score_trial(t, None, None, plan.required_for(t), rules)
             for tid, t in sorted(plan.trials.items())
-            if tid not in tally.seen
+            if tid not in state.seen
         ]
-        rows = [*tally.figures, *(figure(m) for m in missing)]
-        contract: TrialsContract = bench.contract
+        rows = [*state.figures, *(f for _, f in missing)]
         scores = TrialsScores(
             rubric_id=contract.rubric_id,
             plan_sha256=plan.sha256,
-            overall=metrics(rows),
-            leaderboard=leaderboard(rows),
-            runs=tuple(summaries),
-            missing=tuple(missing),
+            overall=metrics(rows, rules),
+            leaderboard=leaderboard(rows, rules),
+            runs=tuple(sorted(runs, key=lambda r: r.id)),
+            missing=tuple(row for row, _ in missing),
             evaluators=evaluators(rows),
         )
         digest = hashlib.sha256(scores_file(scores)).hexdigest()
@@ -313,8 +418,30 @@ class TrialsFamily(
                 )
                 problems.append(Problem(f"{bench.label}/reveal/{REVEAL_FILE}", "$.scores_sha256", message))
             record = _reveal_record(reveal)
-        section = TrialsSection(contract=contract, scores=scores, scores_sha256=digest, reveal=record)
-        return section, _disclosures(contract, scores, digest, record), problems
+        section = TrialsSection(
+            contract=contract,
+            scoring=_scoring(state.source, rules),
+            scores=scores,
+            scores_sha256=digest,
+            reveal=record,
+        )
+        interpretations = (
+            INTERPRETATIONS if state.source.kind == "built-in" else spec_interpretations(rules.spec)
+        )
+        return section, _disclosures(scores, digest, record, interpretations), problems
+
+
+def _scoring(source: SpecSource, rules: TrialsRules) -> TrialsScoring:
+    parameters = PARAMETERS if source.kind == "built-in" else ()
+    return TrialsScoring(
+        source=source.kind,
+        file=source.file,
+        sha256=source.sha256,
+        statement=source.statement(),
+        rules=explain(rules.spec),
+        specification=rules.spec,
+        parameters=tuple(Parameter(interpretation=i, parameter=p) for i, p in parameters),
+    )
 
 
 def _reveal_record(reveal: Reveal | None) -> RevealRecord | None:
@@ -331,7 +458,10 @@ class RunSection(Model):
 
 
 def _disclosures(
-    contract: TrialsContract, scores: TrialsScores, digest: str, reveal: RevealRecord | None
+    scores: TrialsScores,
+    digest: str,
+    reveal: RevealRecord | None,
+    interpretations: tuple[Interpretation, ...],
 ) -> Disclosures:
     evaluators = tuple(e.evaluator for e in scores.evaluators)
     if reveal is None:
@@ -360,7 +490,7 @@ def _disclosures(
         status=None,
         limitations=(),
         own_limitations=OWN_LIMITATIONS,
-        interpretations=INTERPRETATIONS,
+        interpretations=interpretations,
         blind=blind,
         excluded_counts=(("planned trials without a result (counted as failures)", len(scores.missing)),),
         unavailable=(

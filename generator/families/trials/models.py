@@ -9,8 +9,9 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, Strict
-from generator.families.rules import check_rules
+from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, SpecPin, Strict
+from generator.families.rules import rules_digest
+from generator.families.trials.spec import CheckState, EvidenceKind, Observed, Terminal, TrialsSpec
 
 EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"
 
@@ -66,24 +67,17 @@ class BlindScoring(Strict):
     provider_identity_revealed_after_score_is_frozen: bool
 
 
-IMPLEMENTED_SECONDARY = (
-    "build_pass_rate",
-    "boot_pass_rate",
-    "all_functional_checks_pass_rate",
-    "zero_intervention_rate",
-    "median_elapsed_ms",
-    "p95_elapsed_ms",
-    "median_measured_cost_usd_micros",
-    "failure_code_counts",
-)
-
-
 TRIALS_RULES = ("primary_metric", "dimensions", "secondary_metrics", "blind_scoring")
-TRIALS_RULES_SHA256 = "82f4a41103104926e42a8502d890159fff3f35b719ce982c30c1ed52f73aa11c"
+SEED_RULES_SHA256 = "82f4a41103104926e42a8502d890159fff3f35b719ce982c30c1ed52f73aa11c"
+"""The rules digest of seed 001 (``rules.rules_digest`` over ``TRIALS_RULES``): a contract with these
+rules and no specification of its own is scored by the built-in specification."""
 
 
 class TrialsContract(Strict):
-    """The ``bia.vibe-benchmark-rubric/v1`` rubric (seed 001)."""
+    """A ``bia.vibe-benchmark-rubric/v1`` rubric: seed 001 (``autonomous-delivery-v1``), its
+    successors, or a team's own rubric in the same shape. How it scores is its specification
+    (``trials.spec``): the contract's ``scoring`` object, a pinned ``scoring.json``, or the built-in
+    one for the seed's rules."""
 
     schema_: Literal["bia.vibe-benchmark-rubric/v1"] = Field(alias="schema")
     rubric_id: str
@@ -91,20 +85,11 @@ class TrialsContract(Strict):
     dimensions: TrialsDimensions
     secondary_metrics: tuple[str, ...]
     blind_scoring: BlindScoring
+    scoring: TrialsSpec | None = Field(default=None, description="The contract's own scoring specification.")
 
-    @field_validator("secondary_metrics")
-    @classmethod
-    def _implemented(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        if value != IMPLEMENTED_SECONDARY:
-            raise ValueError(
-                f"secondary metrics differ from those benchsite implements: {IMPLEMENTED_SECONDARY}"
-            )
-        return value
-
-    @model_validator(mode="after")
-    def _rules(self) -> TrialsContract:
-        check_rules(self, TRIALS_RULES, TRIALS_RULES_SHA256, "bia.vibe-benchmark-rubric/v1")
-        return self
+    @property
+    def rules_sha256(self) -> str:
+        return rules_digest(self, TRIALS_RULES)
 
 
 # --- the benchmark, its prompt corpus and its frozen trial plan ---------------------------------
@@ -130,6 +115,10 @@ class TrialsDeclaration(Strict):
     title: str = Field(min_length=1)
     description: str = ""
     rubric: RubricPin
+    scoring: SpecPin | None = Field(
+        default=None,
+        description="A sealed scoring specification beside the contract, pinned like it (docs/scoring.md).",
+    )
     plan: str = Field(description="The frozen trial plan file in this folder.")
     prompt_corpora: tuple[PromptCorpus, ...] = Field(min_length=1)
 
@@ -168,10 +157,6 @@ class TrialsRun(Strict):
     producer: str = ""
 
 
-Observed = Literal["pass", "fail", "not_observable"]
-CheckState = Literal["pass", "fail", "skipped", "not_evaluable"]
-
-
 class CheckResult(Strict):
     id: str = Field(min_length=1)
     state: CheckState
@@ -183,7 +168,7 @@ class Intervention(Strict):
 
 
 class CostEvidence(Strict):
-    kind: Literal["provider_usage", "invoice", "versioned_allocation"]
+    kind: EvidenceKind
     reference: str = Field(min_length=1, description="Which artifact: an invoice id, a usage export, …")
 
 
@@ -202,7 +187,7 @@ class TrialResult(Strict):
     """One line of ``results.jsonl``: one planned trial, as observed."""
 
     trial_id: str
-    terminal: Literal["completed", "error", "timeout"]
+    terminal: Terminal
     build: Observed
     boot: Observed
     checks: tuple[CheckResult, ...]

@@ -7,7 +7,9 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from generator.canon import canonical_json
+from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
+from generator.families.trials.spec import TrialsSpec
 from generator.figures import Model, Rate
 from generator.headline import Headline, Wording, lead_headline
 from generator.ranking import Breakdown, Ranking, rate_ranking
@@ -112,9 +114,16 @@ class RevealRecord(Model):
     names: tuple[RevealedName, ...]
 
 
+class TrialsScoring(ScoringBase):
+    """The trials specification a benchmark was scored by, where it came from, and its rules in words."""
+
+    specification: TrialsSpec
+
+
 class TrialsSection(Model):
     family: Literal["trials"] = "trials"
     contract: TrialsContract
+    scoring: TrialsScoring
     scores: TrialsScores
     scores_sha256: str = Field(description="sha256 of data/scores/<id>.json in this version.")
     reveal: RevealRecord | None

@@ -1,138 +1,139 @@
-"""Pure scoring of trials under ``bia.vibe-benchmark-rubric/v1`` (SPEC §2.2).
+"""Pure scoring of trials under a trials specification (SPEC §2.2, docs/trials.md).
 
 Every figure is an integer or an observed value: rates as numerator / denominator / basis points,
-medians and p95 by nearest rank, so each is a value some trial actually produced.
+percentiles by an observed-value method, so each is a value some trial actually produced. The
+rules are a specification compiled once per benchmark (``spec.TrialsRules``); without one, seed
+001's built-in specification.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from generator.families.trials.models import PlannedTrial, TrialResult
 from generator.families.trials.report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
-from generator.stats import rate
-
-FREE: dict[str, int | None] = {"setup": None, "native_permission": None, "initial_submit": 1, "publish": 1}
-"""Allowlisted intervention kinds and how many occurrences are free (None: any number). The seed's
-ruling: setup and native-permission actions are free any number of times; the first submit is free
-and a second is a follow-up that counts; the first publish is free and a second counts."""
-MISSING_RESULT = "missing_result"
-NO_CODE = "(no failure code recorded)"
+from generator.families.trials.spec import CompiledCondition, TrialsRules, seed_rules
+from generator.figures import Rate
+from generator.stats import exact_interval
 
 
-def counted_interventions(result: TrialResult) -> list[str]:
+def counted_interventions(result: TrialResult, rules: TrialsRules | None = None) -> list[str]:
     """Interventions that count: any kind not allowlisted, and an allowlisted kind beyond its free count."""
+    free = (rules or seed_rules()).free
     seen: Counter[str] = Counter()
     counted = []
     for intervention in result.interventions:
         kind = intervention.kind
         seen[kind] += 1
-        free = FREE.get(kind, 0)
-        if free is not None and seen[kind] > free:
+        allowance = free.get(kind, 0)
+        if allowance is not None and seen[kind] > allowance:
             counted.append(kind)
     return counted
 
 
-def required_checks_pass(result: TrialResult, required: Sequence[str]) -> bool:
-    """Every required check present and passed; skipped, not evaluable or absent is a fail."""
+def unmet(
+    condition: CompiledCondition,
+    result: TrialResult,
+    states: Mapping[str, str],
+    required: Sequence[str],
+    counted: Sequence[str],
+    absent: str,
+) -> str | None:
+    """Why a result does not meet a condition; None when it does."""
+    kind = condition.kind
+    if kind == "state":
+        value: str = getattr(result, condition.of)
+        return None if value in condition.accept else f"{condition.of} {value}"
+    if kind == "required_checks":
+        if all(states.get(check, absent) in condition.accept for check in required):
+            return None
+        return "a required functional check did not pass"
+    if len(counted) <= condition.at_most:
+        return None
+    bound = f" (at most {condition.at_most})" if condition.at_most else ""
+    return f"{len(counted)} counted intervention(s){bound}: {', '.join(counted)}"
+
+
+def judge(
+    result: TrialResult,
+    states: Mapping[str, str],
+    counted: Sequence[str],
+    required: Sequence[str],
+    rules: TrialsRules,
+) -> tuple[list[str], list[bool]]:
+    """Each of the specification's conditions judged once, from the result, its checks' ``states``
+    and its ``counted`` interventions: why the trial is not an autonomous success (the conjunction's
+    unmet conditions, in order; empty for a success) and, for every condition, whether it is met."""
+    reasons: list[str] = []
+    met: list[bool] = []
+    for index, condition in enumerate(rules.conditions):
+        reason = unmet(condition, result, states, required, counted, rules.absent)
+        met.append(reason is None)
+        if reason is not None and index < rules.primary:
+            reasons.append(reason)
+    return reasons, met
+
+
+def success_reasons(
+    result: TrialResult, required: Sequence[str], rules: TrialsRules | None = None
+) -> list[str]:
+    """Why a trial is not an autonomous success, in the order of the specification's conditions;
+    empty when it is one."""
+    rules = rules or seed_rules()
     states = {c.id: c.state for c in result.checks}
-    return all(states.get(check) == "pass" for check in required)
-
-
-def success_reasons(result: TrialResult, required: Sequence[str]) -> list[str]:
-    """Why a trial is not an autonomous success; empty when it is one."""
-    reasons = []
-    if result.terminal != "completed":
-        reasons.append(f"terminal {result.terminal}")
-    if result.build != "pass":
-        reasons.append(f"build {result.build}")
-    if result.boot != "pass":
-        reasons.append(f"boot {result.boot}")
-    if not required_checks_pass(result, required):
-        reasons.append("a required functional check did not pass")
-    counted = counted_interventions(result)
-    if counted:
-        reasons.append(f"{len(counted)} counted intervention(s): {', '.join(counted)}")
-    return reasons
+    return judge(result, states, counted_interventions(result, rules), required, rules)[0]
 
 
 def nearest_rank(values: Sequence[int], percentile: int) -> int | None:
     """Nearest-rank percentile: the ⌈p/100 · N⌉-th smallest value, always an observed one."""
+    return percentile_of(values, percentile, "nearest_rank")
+
+
+def percentile_of(values: Sequence[int], percentile: int, method: str) -> int | None:
+    """A percentile that is always an observed value: ``nearest_rank`` (the ⌈p/100 · N⌉-th smallest),
+    ``lower`` or ``higher`` (position ⌊(N − 1)·p/100⌋ or ⌈(N − 1)·p/100⌉ from 0); None without values."""
     if not values:
         return None
     ordered = sorted(values)
-    rank = max(1, math.ceil(percentile * len(ordered) / 100))
-    return ordered[rank - 1]
+    if method == "nearest_rank":
+        return ordered[max(1, math.ceil(percentile * len(ordered) / 100)) - 1]
+    scaled = (len(ordered) - 1) * percentile
+    return ordered[scaled // 100 if method == "lower" else -(-scaled // 100)]
 
 
-def failure_code(planned: PlannedTrial, result: TrialResult | None, success: bool) -> str | None:
+def basis_points(numerator: int, denominator: int, rounding: str) -> int | None:
+    """10000 · n / d as an integer, rounded as the specification says; None when d is 0."""
+    if denominator <= 0:
+        return None
+    whole, rest = divmod(10000 * numerator, denominator)
+    if rounding == "floor":
+        return whole
+    up = 2 * rest > denominator or (2 * rest == denominator and (rounding == "half_up" or whole % 2 == 1))
+    return whole + int(up)
+
+
+def scored_rate(numerator: int, denominator: int, rules: TrialsRules) -> Rate:
+    """An integer rate with its basis points and exact interval, as the specification says."""
+    return Rate(
+        numerator=numerator,
+        denominator=denominator,
+        basis_points=basis_points(numerator, denominator, rules.rounding),
+        interval=exact_interval(numerator, denominator, rules.confidence),
+    )
+
+
+def failure_code(result: TrialResult | None, success: bool, rules: TrialsRules) -> str | None:
     """The code a failed trial is counted under; None for a success."""
     if result is None:
-        return MISSING_RESULT
+        return rules.missing_code
     if success:
         return None
     if result.failure_code:
         return result.failure_code
-    return result.terminal if result.terminal in ("timeout", "error") else NO_CODE
-
-
-def trial_row(
-    planned: PlannedTrial, result: TrialResult | None, run: str | None, required: Sequence[str]
-) -> TrialRow:
-    """One planned trial as a report row; a missing result is a failure with its own code."""
-    base = {
-        "trial_id": planned.trial_id,
-        "provider": planned.provider,
-        "prompt_id": planned.prompt_id,
-        "prompt_corpus_version": planned.prompt_corpus_version,
-        "run": run,
-    }
-    if result is None:
-        return TrialRow(
-            **base,
-            success=False,
-            reasons=("no result for this planned trial",),
-            terminal="missing",
-            build="missing",
-            boot="missing",
-            required_passed=0,
-            required_total=len(required),
-            counted_interventions=(),
-            cost_usd_micros=None,
-            cost_note="unavailable: no result",
-            elapsed_ms=None,
-            failure_code=failure_code(planned, None, False),
-            evaluator=None,
-        )
-    reasons = success_reasons(result, required)
-    states = {c.id: c.state for c in result.checks}
-    passed = sum(states.get(check) == "pass" for check in required)
-    if result.cost.state == "measured":
-        cost, note = (
-            result.cost.usd_micros,
-            f"measured ({result.cost.evidence.kind}: {result.cost.evidence.reference})",
-        )
-    else:
-        cost, note = None, f"unavailable: {result.cost.reason}"
-    return TrialRow(
-        **base,
-        success=not reasons,
-        reasons=tuple(reasons),
-        terminal=result.terminal,
-        build=result.build,
-        boot=result.boot,
-        required_passed=passed,
-        required_total=len(required),
-        counted_interventions=tuple(counted_interventions(result)),
-        cost_usd_micros=cost,
-        cost_note=note,
-        elapsed_ms=result.elapsed_ms,
-        failure_code=failure_code(planned, result, not reasons),
-        evaluator=result.evaluator,
-    )
+    return result.terminal if result.terminal in rules.uncoded_terminal else rules.uncoded_code
 
 
 class TrialFigure(NamedTuple):
@@ -140,66 +141,139 @@ class TrialFigure(NamedTuple):
 
     provider: str
     success: bool
-    build: str
-    boot: str
-    run: str | None
-    required_passed: int
-    required_total: int
-    counted_interventions: int
+    rates: tuple[bool, ...]
+    """Whether the trial counts in each secondary rate (``spec.RATES`` order)."""
     elapsed_ms: int | None
     cost_usd_micros: int | None
     failure_code: str | None
     evaluator: str | None
 
 
-def figure(row: TrialRow) -> TrialFigure:
-    return TrialFigure(
-        row.provider,
-        row.success,
-        row.build,
-        row.boot,
-        row.run,
-        row.required_passed,
-        row.required_total,
-        len(row.counted_interventions),
-        row.elapsed_ms,
-        row.cost_usd_micros,
-        row.failure_code,
-        row.evaluator,
+def score_trial(
+    planned: PlannedTrial,
+    result: TrialResult | None,
+    run: str | None,
+    required: Sequence[str],
+    rules: TrialsRules | None = None,
+) -> tuple[TrialRow, TrialFigure]:
+    """One planned trial as a report row and its figures; a missing result is a failure with its own code."""
+    rules = rules or seed_rules()
+    if result is None:
+        return _missing_row(planned, required, rules), TrialFigure(
+            planned.provider, False, (False,) * len(rules.rates), None, None, rules.missing_code, None
+        )
+    states = {c.id: c.state for c in result.checks}
+    counted = counted_interventions(result, rules)
+    reasons, met = judge(result, states, counted, required, rules)
+    if result.cost.state == "measured":
+        evidence = result.cost.evidence
+        cost, note = result.cost.usd_micros, f"measured ({evidence.kind}: {evidence.reference})"
+    else:
+        cost, note = None, f"unavailable: {result.cost.reason}"
+    code = failure_code(result, not reasons, rules)
+    row = TrialRow(
+        trial_id=planned.trial_id,
+        provider=planned.provider,
+        prompt_id=planned.prompt_id,
+        prompt_corpus_version=planned.prompt_corpus_version,
+        run=run,
+        success=not reasons,
+        reasons=tuple(reasons),
+        terminal=result.terminal,
+        build=result.build,
+        boot=result.boot,
+        required_passed=sum(states.get(check) == "pass" for check in required),
+        required_total=len(required),
+        counted_interventions=tuple(counted),
+        cost_usd_micros=cost,
+        cost_note=note,
+        elapsed_ms=result.elapsed_ms,
+        failure_code=code,
+        evaluator=result.evaluator,
+    )
+    rates = tuple(met[index] for index in rules.rates)
+    return row, TrialFigure(
+        planned.provider, not reasons, rates, result.elapsed_ms, cost, code, result.evaluator
     )
 
 
-def metrics(rows: Sequence[TrialFigure]) -> Metrics:
-    """The seed's metrics over a group of planned trials (every planned trial is in it)."""
+def _missing_row(planned: PlannedTrial, required: Sequence[str], rules: TrialsRules) -> TrialRow:
+    return TrialRow(
+        trial_id=planned.trial_id,
+        provider=planned.provider,
+        prompt_id=planned.prompt_id,
+        prompt_corpus_version=planned.prompt_corpus_version,
+        run=None,
+        success=False,
+        reasons=("no result for this planned trial",),
+        terminal="missing",
+        build="missing",
+        boot="missing",
+        required_passed=0,
+        required_total=len(required),
+        counted_interventions=(),
+        cost_usd_micros=None,
+        cost_note="unavailable: no result",
+        elapsed_ms=None,
+        failure_code=rules.missing_code,
+        evaluator=None,
+    )
+
+
+def trial_row(
+    planned: PlannedTrial,
+    result: TrialResult | None,
+    run: str | None,
+    required: Sequence[str],
+    rules: TrialsRules | None = None,
+) -> TrialRow:
+    """One planned trial as a report row (``score_trial`` without its figures)."""
+    return score_trial(planned, result, run, required, rules)[0]
+
+
+def evidence_problem(result: TrialResult, rules: TrialsRules) -> str | None:
+    """Why a measured cost's evidence is not one the specification accepts; None when it is."""
+    if result.cost.state != "measured" or result.cost.evidence.kind in rules.evidence:
+        return None
+    accepted = ", ".join(sorted(rules.evidence))
+    return f"cost evidence {result.cost.evidence.kind!r} is not one this rubric accepts ({accepted})"
+
+
+def metrics(rows: Sequence[TrialFigure], rules: TrialsRules | None = None) -> Metrics:
+    """The primary and secondary metrics over a group of planned trials (every planned trial is in it)."""
+    rules = rules or seed_rules()
     planned = len(rows)
     elapsed = [r.elapsed_ms for r in rows if r.elapsed_ms is not None]
     costs = [r.cost_usd_micros for r in rows if r.cost_usd_micros is not None]
     codes = Counter(r.failure_code for r in rows if r.failure_code is not None)
+    build, boot, functional, zero = (
+        scored_rate(sum(r.rates[i] for r in rows), planned, rules) for i in range(len(rules.rates))
+    )
+    median_elapsed, p95_elapsed, median_cost = rules.percentiles
     return Metrics(
         planned=planned,
-        success=rate(sum(r.success for r in rows), planned),
-        build_pass=rate(sum(r.build == "pass" for r in rows), planned),
-        boot_pass=rate(sum(r.boot == "pass" for r in rows), planned),
-        all_functional_checks_pass=rate(
-            sum(r.run is not None and r.required_passed == r.required_total for r in rows), planned
-        ),
-        zero_intervention=rate(sum(r.run is not None and not r.counted_interventions for r in rows), planned),
-        median_elapsed_ms=nearest_rank(elapsed, 50),
-        p95_elapsed_ms=nearest_rank(elapsed, 95),
+        success=scored_rate(sum(r.success for r in rows), planned, rules),
+        build_pass=build,
+        boot_pass=boot,
+        all_functional_checks_pass=functional,
+        zero_intervention=zero,
+        median_elapsed_ms=percentile_of(elapsed, median_elapsed, rules.method),
+        p95_elapsed_ms=percentile_of(elapsed, p95_elapsed, rules.method),
         elapsed_n=len(elapsed),
         elapsed_unavailable=planned - len(elapsed),
-        median_measured_cost_usd_micros=nearest_rank(costs, 50),
+        median_measured_cost_usd_micros=percentile_of(costs, median_cost, rules.method),
         cost_measured=len(costs),
         cost_unavailable=planned - len(costs),
         failure_codes=tuple(FailureCount(code=c, count=n) for c, n in sorted(codes.items())),
     )
 
 
-def leaderboard(rows: Sequence[TrialFigure]) -> tuple[ProviderRow, ...]:
+def leaderboard(rows: Sequence[TrialFigure], rules: TrialsRules | None = None) -> tuple[ProviderRow, ...]:
+    """Providers by autonomous-success basis points, then successes, then label."""
     groups: dict[str, list[TrialFigure]] = defaultdict(list)
     for row in rows:
         groups[row.provider].append(row)
-    scored = [(provider, metrics(group)) for provider, group in groups.items()]
+    scored = [(provider, metrics(group, rules)) for provider, group in groups.items()]
     scored.sort(key=lambda item: (-(item[1].success.basis_points or 0), -item[1].success.numerator, item[0]))
     return tuple(ProviderRow(position=i, provider=p, metrics=m) for i, (p, m) in enumerate(scored, start=1))
 
