@@ -147,9 +147,15 @@ def _environment(autoescape: bool) -> Environment:
     return env
 
 
+BLOCKS = "_blocks.html"
+"""The HTML dialect of the block vocabulary that every page written once (``*.jinja``) imports."""
+
+
 @cache
 def html_env() -> Environment:
-    return _environment(autoescape=True)
+    env = _environment(autoescape=True)
+    env.globals.update(blocks=BLOCKS, page_suffix=".html")
+    return env
 
 
 @cache
