@@ -40,8 +40,10 @@ from markupsafe import Markup
 
 from generator.charts import forest
 from generator.errors import OutputError
+from generator.families.base import RunStatus, RunView
+from generator.families.registry import FAMILIES
 from generator.render import DetailSource, Sink, markdown_env, md_item, md_wrap, svg_file
-from generator.report import SiteReport
+from generator.report import BenchmarkReport, SiteReport
 
 NAV_FILE = "nav.yml"
 NAV_TITLE = "Benchmark results"
@@ -188,6 +190,14 @@ def mkdocs_env() -> Environment:
     return env
 
 
+def run_view(bench: BenchmarkReport) -> RunView:
+    """What a run page shows of its benchmark, as the site's run pages are given it (without the
+    site's look: the export has none)."""
+    section = FAMILIES[bench.family].run_section(bench.section)
+    status = RunStatus(status=bench.disclosures.status)
+    return RunView(id=bench.id, title=bench.title, disclosures=status, section=section)
+
+
 def _folder(prefix: str) -> str:
     """The export folder as it sits in the user's ``docs_dir``: a relative path, no ``.`` or ``..``."""
     folder = prefix.strip("/")
@@ -220,9 +230,11 @@ def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix:
                 )
         page(f"{bench.id}/methodology.md", f"{bench.family}/_methodology.jinja", **ctx)
         page(f"{bench.id}/disclosures.md", "_disclosures.jinja", located={}, **ctx)
+        view = run_view(bench)
         for summary in bench.section.runs:
             run = bench.section.detail_model().model_validate_json(details.get(bench.id, summary.id))
-            page(f"{bench.id}/runs/{summary.id}.md", f"mkdocs/{bench.family}/run.md", run=run, **ctx)
+            path = f"{bench.id}/runs/{summary.id}.md"
+            page(path, f"{bench.family}/_run.jinja", run=run, bench=view, base=bench.id)
     sink.add(NAV_FILE, nav_yaml(report, folder).encode("utf-8"))
 
 
