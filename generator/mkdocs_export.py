@@ -36,11 +36,14 @@ from urllib.parse import quote
 import yaml  # type: ignore[import-untyped]
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
+from markupsafe import Markup
 
 from generator.charts import forest
 from generator.errors import OutputError
+from generator.families.base import RunStatus, RunView
+from generator.families.registry import FAMILIES
 from generator.render import DetailSource, Sink, markdown_env, md_item, md_wrap, svg_file
-from generator.report import SiteReport
+from generator.report import BenchmarkReport, SiteReport
 
 NAV_FILE = "nav.yml"
 NAV_TITLE = "Benchmark results"
@@ -51,6 +54,9 @@ _BENCH_PAGES = (
     ("Disclosures", "disclosures.md"),
 )
 _FIGURE_FILTERS = ("num", "bp", "p")
+_BLANK_LINES = re.compile(r"\n{3,}")
+BLOCKS = "mkdocs/_blocks.md"
+"""The Markdown dialect of the block vocabulary that every page written once (``*.jinja``) imports."""
 
 
 class Inert(str):
@@ -128,8 +134,23 @@ def nav_title(value: str) -> str:
     return _HTML_SPECIAL.sub(lambda m: _ref(m[0]), line)
 
 
-def _finalize(value: object) -> Inert:
-    return value if isinstance(value, Inert) else inert(value)
+def _finalize(value: object) -> Markup:
+    """Every ``{{ … }}``: a macro's output (:class:`Markup`: the blocks of ``mkdocs/_blocks.md``,
+    Markdown the template spelt around values each already made inert) and :class:`Inert` text
+    pass as they are; anything else is made inert. The environment autoescapes only so that macros
+    return :class:`Markup`: what this returns is never escaped again."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(value if isinstance(value, Inert) else inert(value))
+
+
+def code_span(value: object) -> Inert:
+    """A value the HTML pages show as code (``<code>``): a Markdown code span when it holds only
+    :data:`_CODE_SAFE` characters and is not blank at an end, otherwise inert text."""
+    text = _one_line(value)
+    if text and _CODE_SAFE.fullmatch(text) and text.strip() == text:
+        return Inert(f"`{text}`")
+    return inert(text)
 
 
 def _figures(format_: Callable[..., str]) -> Callable[..., Inert]:
@@ -155,13 +176,26 @@ def mkdocs_env() -> Environment:
     """The Markdown environment's loader and options, with its own cache and filters: every output
     made inert unless one of the filters below already produced :class:`Inert` text. The HTML-only
     ``md`` filter and the ``.html`` ``url`` helper are left out, so a template using them fails."""
-    env = markdown_env().overlay(finalize=_finalize, cache_size=400)
+    env = markdown_env().overlay(finalize=_finalize, cache_size=400, autoescape=True)
     filters = {name: f for name, f in env.filters.items() if name != "md"}
     figures = {name: _figures(filters[name]) for name in _FIGURE_FILTERS}
-    env.filters = {**filters, **figures, "md_cell": inert_code, "text": inert_paragraphs}
-    env.globals = {**{k: v for k, v in env.globals.items() if k != "url"}, "link": _link}
+    env.filters = {**filters, **figures, "md_cell": inert_code, "text": inert_paragraphs, "code": code_span}
+    env.globals = {
+        **{k: v for k, v in env.globals.items() if k != "url"},
+        "link": _link,
+        "blocks": BLOCKS,
+        "page_suffix": ".md",
+    }
     env.globals.update(para=_blocks(md_wrap), item=_blocks(md_item))
     return env
+
+
+def run_view(bench: BenchmarkReport) -> RunView:
+    """What a run page shows of its benchmark, as the site's run pages are given it (without the
+    site's look: the export has none)."""
+    section = FAMILIES[bench.family].run_section(bench.section)
+    status = RunStatus(status=bench.disclosures.status)
+    return RunView(id=bench.id, title=bench.title, disclosures=status, section=section)
 
 
 def _folder(prefix: str) -> str:
@@ -182,23 +216,25 @@ def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix:
     env = mkdocs_env()
 
     def page(path: str, template: str, **context: Any) -> None:
-        text = env.get_template(f"mkdocs/{template}").render(page_path=path, report=report, **context)
-        sink.add(path, text.encode("utf-8"))
+        text = env.get_template(template).render(page_path=path, report=report, **context)
+        sink.add(path, _BLANK_LINES.sub("\n\n", text).strip("\n").encode("utf-8") + b"\n")
 
-    page("index.md", "index.md")
+    page("index.md", "mkdocs/index.md")
     for bench in report.benchmarks:
         ctx: dict[str, Any] = {"bench": bench, "base": bench.id}
-        page(f"{bench.id}/index.md", "leaderboard.md", **ctx)
+        page(f"{bench.id}/index.md", "mkdocs/leaderboard.md", **ctx)
         for ranking in bench.rankings:
             if ranking.rows:
                 sink.add(
                     f"{bench.id}/chart-{ranking.id}.svg", svg_file(forest(ranking, f"forest-{ranking.id}"))
                 )
-        page(f"{bench.id}/methodology.md", f"{bench.family}/methodology.md", **ctx)
-        page(f"{bench.id}/disclosures.md", "disclosures.md", **ctx)
+        page(f"{bench.id}/methodology.md", f"{bench.family}/_methodology.jinja", **ctx)
+        page(f"{bench.id}/disclosures.md", "_disclosures.jinja", located={}, **ctx)
+        view = run_view(bench)
         for summary in bench.section.runs:
             run = bench.section.detail_model().model_validate_json(details.get(bench.id, summary.id))
-            page(f"{bench.id}/runs/{summary.id}.md", f"{bench.family}/run.md", run=run, **ctx)
+            path = f"{bench.id}/runs/{summary.id}.md"
+            page(path, f"{bench.family}/_run.jinja", run=run, bench=view, base=bench.id)
     sink.add(NAV_FILE, nav_yaml(report, folder).encode("utf-8"))
 
 

@@ -40,7 +40,7 @@ from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
-from generator.single import main_of, standalone
+from generator.single import standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.syndication import FeedEntry
 from generator.units import basis_points, duration_ms, percent, percent_of, plain_method, points, usd_micros
@@ -144,12 +144,19 @@ def _environment(autoescape: bool) -> Environment:
     env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
+    env.filters["standalone"] = standalone
     return env
+
+
+BLOCKS = "_blocks.html"
+"""The HTML dialect of the block vocabulary that every page written once (``*.jinja``) imports."""
 
 
 @cache
 def html_env() -> Environment:
-    return _environment(autoescape=True)
+    env = _environment(autoescape=True)
+    env.globals.update(blocks=BLOCKS, page_suffix=".html")
+    return env
 
 
 @cache
@@ -230,16 +237,9 @@ def render_html(path: str, template: str, look: SiteLook = DEFAULT_LOOK, **conte
 
 REPORT_RUNS = 200
 """Runs listed per benchmark in the single-file report; the rest are counted, and listed on the
-benchmark's leaderboard page. Leaderboard figures are never cut."""
-
-
-def report_board(bench: BenchmarkReport, board: str, ctx: dict[str, Any]) -> str:
-    """A benchmark's leaderboard as the single-file report shows it: the page already rendered, or,
-    when the benchmark has more than ``REPORT_RUNS`` runs, the page again with its run list cut."""
-    if len(bench.section.runs) <= REPORT_RUNS:
-        return board
-    path = f"{bench_dir(bench)}/index.html"
-    return render_html(path, f"{bench.family}/leaderboard.html", **{**ctx, "run_limit": REPORT_RUNS})
+benchmark's leaderboard page. Leaderboard figures are never cut. The report renders each
+benchmark's leaderboard and disclosures from the model, with the partials their pages render
+(``<family>/_leaderboard.html``, ``_disclosures.jinja``), through :func:`single.standalone`."""
 
 
 def render_site(
@@ -256,12 +256,12 @@ def render_site(
     online = None if look.base_url is None else f"{look.base_url}{report.site_version}/"
     pages.html("index.html", "index.html", **site)
     progress.start("rendering run pages", sum(len(b.section.runs) for b in report.benchmarks))
-    sections = []
+    parts: list[tuple[BenchmarkReport, dict[tuple[str, str], str]]] = []
     for bench in report.benchmarks:
         base = bench_dir(bench)
         family = bench.family
         ctx: dict[str, Any] = {**site, "bench": bench, "base": base}
-        board = pages.html(f"{base}/index.html", f"{family}/leaderboard.html", run_limit=None, **ctx)
+        pages.html(f"{base}/index.html", f"{family}/leaderboard.html", run_limit=None, **ctx)
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
@@ -271,22 +271,8 @@ def render_site(
                 pages.add(path, data)
             located.update(((summary.id, row_id), path) for row_id, path in run_located.items())
             progress.advance()
-        disclosed = pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
-        sections.append(
-            (
-                bench,
-                standalone(
-                    main_of(report_board(bench, board, ctx)),
-                    bench.id,
-                    (f"{report.site_version}/{base}/index.html", look.base_url),
-                ),
-                standalone(
-                    main_of(disclosed),
-                    f"{bench.id}-d",
-                    (f"{report.site_version}/{base}/disclosures.html", look.base_url),
-                ),
-            )
-        )
+        pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
+        parts.append((bench, located))
         dumped = bench.model_dump(mode="json", by_alias=True)
         pages.add(f"data/benchmarks/{bench.id}.json", canonical_json(dumped).encode("utf-8"))
         for ranking in bench.rankings:
@@ -294,7 +280,8 @@ def render_site(
         scores = bench.section.frozen_scores()
         if scores is not None:
             pages.add(f"data/scores/{bench.id}.json", scores)
-    pages.html("report.html", "report.html", sections=sections, online=online, **site)
+    report_page = {"parts": parts, "online": online, "run_limit": REPORT_RUNS}
+    pages.html("report.html", "report.html", **report_page, **site)
     notes = markdown_env().get_template("release-notes.md").render(page_path="release-notes.md", **site)
     pages.add("release-notes.md", notes.encode("utf-8"))
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
