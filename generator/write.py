@@ -623,7 +623,7 @@ class SiteWriter:
             for folder in self._created:  # a refused build leaves a new --out as it was: absent
                 with contextlib.suppress(OSError):
                     folder.rmdir()
-        if isinstance(exc, OSError):
+        if isinstance(exc, OSError) and exc.errno is not None:  # jinja2's TemplateNotFound has none
             raise _output_error(exc, self.out) from None
 
     def stage(self) -> Staging:
@@ -729,6 +729,8 @@ def replace_export(out: Path, render: Callable[[Staging], None]) -> list[str]:
     except OSError as exc:
         if old.exists() and not out.exists():
             old.rename(out)
+        if exc.errno is None:  # not the file system's: a missing template (a bug), not the site's
+            raise
         raise _output_error(exc, out) from None
     finally:
         if stage is not None and stage.folder.exists():

@@ -111,6 +111,18 @@ def test_a_fifth_family_publishes_with_its_package_a_registry_line_and_its_templ
     ]
     assert (version / "b" / "tally-demo" / "runs" / "run-b.html").is_file()
     assert "s-1: 3 of 4 items passed" in (version / "release-notes.md").read_text(encoding="utf-8")
+    assert "3 of 4" in squash(" ".join(parse(version / "report.html").text))
+
+
+def test_the_fifth_family_exports_to_mkdocs_from_the_same_templates(source: Path, tmp_path: Path) -> None:
+    runs = tally_benchmark(tmp_path / "runs")
+    out = tmp_path / "docs" / "bench"
+    done = benchsite(source, "build", "--runs", runs, "--format", "mkdocs", "--out", out, "-q")
+    assert done.returncode == 0, done.stdout + done.stderr
+    methodology = (out / "tally-demo" / "methodology.md").read_text(encoding="utf-8")
+    assert "A run passes when at least 60% of its items pass." in methodology
+    run = (out / "tally-demo" / "runs" / "run-a.md").read_text(encoding="utf-8")
+    assert "3 of 4 items passed" in run and "| i4 | no |" in run
 
 
 def test_the_fifth_family_reaches_the_rubric_and_schema_commands(source: Path, tmp_path: Path) -> None:
