@@ -7,10 +7,14 @@ pages itself and returns the small outcome (summary, the run's share of the aggr
 problems); the parent folds shares in sorted run order whatever order workers finish in, so no
 figure depends on the worker count.
 
-Workers are forked, so what they share (the benchmark, its prepared state, the spool, the cache)
-is inherited, never serialised. A worker ignores Ctrl-C (the parent stops the pool), closes its
-copies of the site lock, and exits when its parent is gone, so a killed build leaves no lock held
-and no process behind.
+Workers are forked, so what they share (:class:`Shared`: the benchmark, its prepared state, the
+spool, the cache) is inherited, never serialised: the pool's initialiser receives it at the fork and
+keeps it in the worker process's one piece of state (:data:`_IN_WORKER`), because a process pool
+calls a task through a picklable module-level function and pickling the prepared state for every
+task would cost more than scoring it. The build's own process never sets it: there every step is
+handed its ``Shared``. A worker ignores Ctrl-C (the parent stops the pool), closes its copies of the
+build's locks (``Shared.locks``), and exits when its parent is gone, so a killed build leaves no lock
+held and no process behind.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -75,6 +80,9 @@ class Shared:
     """The type of a spooled run's rows, to render its pages from."""
     reads: FolderReads | None = None
     """The build's reads of sealed folders (a forked worker inherits what was read before the fork)."""
+    locks: tuple[int, ...] = ()
+    """Descriptors of the locks the build holds (the spool's, the site's): a forked worker closes its
+    copies, so a lock never outlives the build that took it."""
 
 
 @dataclass(frozen=True)
@@ -92,13 +100,12 @@ class Outcome:
     """The run's cache key (its pages are kept under it and the view's digest)."""
 
 
-_SHARED: Shared | None = None
+Job = tuple[str, str]
+"""(sealed subfolder, run id) of a run to score; (run id, cache key) of a run whose pages to render."""
 
 
-def score_one(job: tuple[str, str]) -> Outcome:
+def score_one(shared: Shared, job: Job) -> Outcome:
     """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache."""
-    assert _SHARED is not None, "score_one runs inside in_workers only"
-    shared = _SHARED
     rel, run_id = job
     run, problems = verified_run(shared.layout.run_path(rel), shared.reads)
     if run is None:
@@ -120,16 +127,13 @@ def score_one(job: tuple[str, str]) -> Outcome:
     return Outcome(rel, run_id, run.digest, scored.summary, scored.part, [], key=key)
 
 
-def render_one(job: tuple[str, str]) -> bool:
+def render_one(shared: Shared, job: Job) -> bool:
     """One run's pages with the benchmark's view: from the cache, else rendered from its spooled
     rows and kept. True when they were rendered. (The renderer is imported here, in the one step
     that renders: scoring imports no Jinja or Markdown.)"""
     from generator.render import render_run
 
-    shared = _SHARED
-    assert shared is not None and shared.view and shared.detail_model, (
-        "render_one runs inside in_workers only"
-    )
+    assert shared.view and shared.detail_model, "render_one renders once the benchmark is finished"
     view = shared.view
     run_id, run_key = job
     bench = shared.bench.id
@@ -144,24 +148,41 @@ def render_one(job: tuple[str, str]) -> bool:
     return rendered
 
 
+class _InWorker:
+    """What a forked worker process works with: set once, by the pool's initialiser, in the worker."""
+
+    shared: Shared | None = None
+
+
+_IN_WORKER = _InWorker()
+"""The one piece of module state, set in a forked worker process only (see the module's docstring)."""
+
+
+def _start_worker(parent: int, shared: Shared) -> None:
+    """A forked worker's initialiser: ``portable.worker_start``, then keep what it works with."""
+    worker_start(parent, shared.locks)
+    _IN_WORKER.shared = shared
+
+
+def _in_worker(work: Callable[[Shared, Job], T], job: Job) -> T:
+    """``work`` of one job, in a worker process, with what its initialiser kept."""
+    assert _IN_WORKER.shared is not None, "runs in a worker that _start_worker started"
+    return work(_IN_WORKER.shared, job)
+
+
 def in_workers(
-    shared: Shared, work: Callable[[tuple[str, str]], T], jobs: list[tuple[str, str]], workers: int
+    shared: Shared, work: Callable[[Shared, Job], T], jobs: list[Job], workers: int
 ) -> Iterator[T]:
-    """``work`` of each job, in the order given, done by up to ``workers`` processes."""
-    global _SHARED
-    _SHARED = shared
+    """``work`` of each job with ``shared``, in the order given, done by up to ``workers`` processes."""
+    if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
+        yield from (work(shared, job) for job in jobs)
+        return
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), shared)
+    )
     try:
-        if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
-            yield from map(work, jobs)
-            return
-        context = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=worker_start, initargs=(os.getpid(),)
-        )
-        try:
-            chunk = max(1, min(32, len(jobs) // (workers * 8)))
-            yield from pool.map(work, jobs, chunksize=chunk)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        chunk = max(1, min(32, len(jobs) // (workers * 8)))
+        yield from pool.map(partial(_in_worker, work), jobs, chunksize=chunk)
     finally:
-        _SHARED = None
+        pool.shutdown(wait=True, cancel_futures=True)
