@@ -64,9 +64,10 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
     run cache (``verify_only``), score it."""
     from generator.workers import verified_run
 
-    run, problems = verified_run(remote.layout.run_path(rel))
+    verified = verified_run(remote.layout.run_path(rel))
+    run = verified.value
     if run is None:
-        return Scored(None, None, None, None, problems)
+        return Scored(None, None, None, None, list(verified.problems))
     if verify_only:
         return Scored(run.digest, None, None, None, [])
     scored, problems = remote.family.score_run(remote.bench, remote.state, run_id, run)

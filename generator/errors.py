@@ -174,7 +174,7 @@ def _capped(problems: list[Problem]) -> list[str]:
 class ProblemReport(BenchsiteError):
     """Every problem found in the inputs, printed one per line, then failing once."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = sorted(set(problems))
         refused = sum(p.refused for p in self.problems)
         invalid = len(self.problems) - refused

@@ -310,7 +310,7 @@ def _verify_runs_only(
     """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
     named = [(rel, rel.rsplit("/", 1)[-1]) for rel in runs]
     usable = [job[0] for job in _checked_ids(layout, named) if not isinstance(job, Problem)]
-    found = (verified_run(layout.run_path(rel), reads)[1] for rel in usable)
+    found = (verified_run(layout.run_path(rel), reads).problems for rel in usable)
     return tuple(problem for problems in found for problem in problems if problem.refused)
 
 
@@ -332,7 +332,7 @@ def read_reveal(
     name = declared.family.reveal_folder
     if name is None or name not in layout.runs or not with_reveals:
         return Result(None)
-    return Result.of(verified_run(layout.run_path(name), reads))
+    return verified_run(layout.run_path(name), reads)
 
 
 def prepare(
@@ -542,8 +542,8 @@ def score_inputs(
     ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
     """
     options = options or ScoreOptions()
-    layouts, found = discover(root)
-    problems = Problems(found)
+    problems = Problems()
+    layouts = problems.take(discover(root)) or ()
     details = Details()
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
@@ -552,7 +552,7 @@ def score_inputs(
         ]
         problems.extend(problem for score in scores for problem in score.problems)
         if problems:
-            raise ProblemReport(problems.as_list())
+            raise ProblemReport(problems)
     except BaseException:
         details.close()
         raise

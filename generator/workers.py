@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 
 from generator.cache import RunCache
-from generator.errors import Problem
+from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.portable import can_fork, usable_cores, worker_start
@@ -51,13 +51,11 @@ def default_jobs() -> int:
     return usable_cores()
 
 
-def verified_run(
-    run_path: Path, reads: FolderReads | None = None
-) -> tuple[VerifiedFolder | None, list[Problem]]:
+def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[VerifiedFolder]:
     """A run folder read and checked against its seal (through the build's ``reads``); it may not hold
     further sealed folders."""
     if nested_seals(run_path):
-        return None, [Problem(str(run_path), "", "a run folder may not hold further sealed folders")]
+        return Result(None, (Problem(str(run_path), "", "a run folder may not hold further sealed folders"),))
     return (reads or FolderReads()).verify(run_path)
 
 
@@ -107,9 +105,10 @@ Job = tuple[str, str]
 def score_one(shared: Shared, job: Job) -> Outcome:
     """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache."""
     rel, run_id = job
-    run, problems = verified_run(shared.layout.run_path(rel), shared.reads)
+    verified = verified_run(shared.layout.run_path(rel), shared.reads)
+    run = verified.value
     if run is None:
-        return Outcome(rel, run_id, None, None, None, problems)
+        return Outcome(rel, run_id, None, None, None, list(verified.problems))
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
     hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
