@@ -319,8 +319,10 @@ def read_benchmark(label: str, layout: BenchmarkLayout, reads: FolderReads) -> R
     and every subfolder sealed on its own. None with the problems when any of it fails."""
     problems = Problems(_unsealed_subfolders(layout))
     folder = problems.take(reads.verify(layout.path, layout.runs))
-    decl = problems.take(_declaration(label, folder)) if folder is not None else None
-    declared = problems.take(_contract(label, decl, folder)) if decl is not None and folder else None
+    if folder is None:
+        return problems.result(None)
+    decl = problems.take(_declaration(label, folder))
+    declared = problems.take(_contract(label, decl, folder)) if decl is not None else None
     return problems.result(None if problems else declared)
 
 
@@ -451,22 +453,19 @@ def render_pages(shared: Shared, finished: Finished, folded: Folded, options: Sc
 
 
 def benchmark_report(
-    declared: Declared,
-    finished: Finished,
-    folded: Folded,
-    digests: tuple[tuple[str, str], ...],
-    bench_id: str,
+    prepared: Prepared, finished: Finished, folded: Folded, digests: tuple[tuple[str, str], ...]
 ) -> BenchmarkReport:
     """Step 8: the benchmark's report: its declaration, its sealed inputs and its family's section."""
-    decl, section = declared.declaration, finished.section
+    bench, section = prepared.bench, finished.section
+    decl = bench.declaration
     rankings = section.rankings()
     return BenchmarkReport(
-        id=bench_id,
+        id=bench.id,
         title=decl.title,
         description=decl.description,
         family=decl.family,
-        rubric_file=decl.rubric.file,
-        rubric_sha256=declared.rubric_sha,
+        rubric_file=bench.rubric_file,
+        rubric_sha256=bench.rubric_sha256,
         inputs=tuple(SealedInput(path=path, digest=digest) for path, digest in sorted(digests)),
         run_count=len(folded.summaries),
         disclosures=finished.disclosures,
@@ -478,25 +477,24 @@ def benchmark_report(
 
 def _read_and_prepare(
     label: str, layout: BenchmarkLayout, with_reveals: bool, progress: Progress, reads: FolderReads
-) -> tuple[Result[Declared], Result[VerifiedFolder], Result[Prepared]]:
-    """Steps 1 to 3; a step that fails leaves the later ones empty. When the benchmark itself cannot
-    be read or prepared, every run whose seal does not hold is still reported."""
-    nothing: Result[Any] = Result(None)
+) -> Result[Prepared]:
+    """Steps 1 to 3. When the benchmark itself cannot be read or prepared, every run whose seal does
+    not hold is still reported."""
     declared = read_benchmark(label, layout, reads)
     if declared.value is None:
-        runs_only = _verify_runs_only(layout, layout.runs, reads)
-        return Result(None, declared.problems + runs_only), nothing, nothing
-    if declared.value.family.reveal_folder in layout.runs:
+        return Result(None, declared.problems + _verify_runs_only(layout, layout.runs, reads))
+    reveal_folder = declared.value.family.reveal_folder
+    if reveal_folder in layout.runs:
         progress.advance()  # read below when reveals apply, else deliberately left out
         reads.keep(declared.value.folder)  # the blind version scores these same bytes again
     reveal = read_reveal(layout, declared.value, with_reveals, reads)
     if reveal.problems:
-        return declared, reveal, nothing
+        return Result(None, reveal.problems)
     prepared = prepare(label, layout, declared.value, reveal.value)
     if prepared.value is None:
-        runs = (rel for rel in layout.runs if rel != declared.value.family.reveal_folder)
-        prepared = Result(None, prepared.problems + _verify_runs_only(layout, runs, reads))
-    return declared, reveal, prepared
+        runs = (rel for rel in layout.runs if rel != reveal_folder)
+        return Result(None, prepared.problems + _verify_runs_only(layout, runs, reads))
+    return prepared
 
 
 def score_benchmark(
@@ -508,25 +506,24 @@ def score_benchmark(
     options: ScoreOptions | None = None,
 ) -> BenchmarkScore:
     """Verify, parse and score one benchmark: the steps above, composed. Every step takes and
-    returns frozen values; the family's state is the one thing its hooks change."""
+    returns frozen values; the family's state is the one thing the family's hooks change."""
     options = options or ScoreOptions()
-    label = (root / layout.id).as_posix()
-    declared, reveal, prepared = _read_and_prepare(label, layout, with_reveals, progress, options.reads)
-    if declared.value is None or prepared.value is None:
-        return BenchmarkScore(None, declared.problems + reveal.problems + prepared.problems)
-    progress.advance(prepared.value.skipped)
-    shared = _shared(layout, prepared.value, details, options)
-    outcomes = score_runs(prepared.value, shared, options)
-    folded = fold_runs(prepared.value, outcomes, bool(prepared.problems), progress)
-    problems = prepared.problems + folded.problems
+    ready = _read_and_prepare((root / layout.id).as_posix(), layout, with_reveals, progress, options.reads)
+    prepared = ready.value
+    if prepared is None:
+        return BenchmarkScore(None, ready.problems)
+    progress.advance(prepared.skipped)
+    shared = _shared(layout, prepared, details, options)
+    folded = fold_runs(prepared, score_runs(prepared, shared, options), bool(ready.problems), progress)
+    problems = ready.problems + folded.problems
     if problems or folded.value is None:
         return BenchmarkScore(None, problems)
-    finished = finish(prepared.value, folded.value)
+    finished = finish(prepared, folded.value)
     if finished.value is None:
         return BenchmarkScore(None, finished.problems)
     rendered = render_pages(shared, finished.value, folded.value, options)
-    digests = (*prepared.value.digests, *folded.value.digests)
-    report = benchmark_report(declared.value, finished.value, folded.value, digests, layout.id)
+    digests = (*prepared.digests, *folded.value.digests)
+    report = benchmark_report(prepared, finished.value, folded.value, digests)
     return BenchmarkScore(report, (), digests, folded.value.reused, folded.value.scored, rendered)
 
 
