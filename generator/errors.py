@@ -89,11 +89,6 @@ class Problems:
         """``value`` with every problem kept so far, as a frozen :class:`Result`."""
         return Result(value, tuple(self._found))
 
-    def pair(self, value: T | None) -> tuple[T | None, list[Problem]]:
-        """``value`` with a copy of every problem kept so far, for a function whose callers expect a
-        ``(value, problems)`` pair."""
-        return value, list(self._found)
-
     def as_list(self) -> list[Problem]:
         """A copy of every problem kept so far, in the order found."""
         return list(self._found)

@@ -40,10 +40,8 @@ def test_an_empty_collector_is_false_and_one_with_a_problem_is_true() -> None:
 def test_a_result_is_a_snapshot_that_later_problems_do_not_change() -> None:
     problems = Problems([A])
     first = problems.result(1)
-    pair = problems.pair(1)
     problems.append(B)
     assert first == Result(1, (A,))
-    assert pair == (1, [A])
     assert problems.result(2) == Result(2, (A, B))
     with pytest.raises(dataclasses.FrozenInstanceError):
         first.value = 3  # type: ignore[misc]
