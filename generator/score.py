@@ -19,6 +19,7 @@ from generator import __version__
 from generator.cache import RunCache, bench_key
 from generator.canon import compact_json
 from generator.cluster import on_cluster
+from generator.disclosures import Disclosures
 from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunStatus, RunView
 from generator.families.registry import FAMILIES
@@ -33,7 +34,7 @@ from generator.inputs import (
 from generator.jsonio import load_json_bytes, validate_model
 from generator.portable import open_folder, wait_lock
 from generator.progress import SILENT, Progress
-from generator.report import BenchmarkReport, Disclosures, SealedInput, SiteReport
+from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
 from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
