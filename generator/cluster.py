@@ -57,7 +57,7 @@ class Scored:
     summary: BaseModel | None
     part: BaseModel | None
     detail: bytes | None
-    problems: list[Problem]
+    problems: tuple[Problem, ...]
 
 
 def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Scored:
@@ -68,14 +68,14 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
     verified = verified_run(remote.layout.run_path(rel))
     run = verified.value
     if run is None:
-        return Scored(None, None, None, None, list(verified.problems))
+        return Scored(None, None, None, None, verified.problems)
     if verify_only:
-        return Scored(run.digest, None, None, None, [])
+        return Scored(run.digest, None, None, None, ())
     scored, problems = remote.family.score_run(remote.bench, remote.state, run_id, run)
     if scored is None or problems:
-        return Scored(run.digest, None, None, None, problems)
+        return Scored(run.digest, None, None, None, tuple(problems))
     detail = compact_json(scored.detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
-    return Scored(run.digest, scored.summary, scored.part, detail, [])
+    return Scored(run.digest, scored.summary, scored.part, detail, ())
 
 
 def _seal_digest(shared: Shared, rel: str) -> str | None:
@@ -121,16 +121,16 @@ def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
     if hit is not None and answer.digest == sent.digest:
         if shared.outputs:
             shared.details.put_bytes(bench, run_id, hit.detail)
-        return Outcome(rel, run_id, answer.digest, hit.summary, hit.part, [], reused=True, key=sent.key)
+        return Outcome(rel, run_id, answer.digest, hit.summary, hit.part, (), reused=True, key=sent.key)
     if hit is not None:  # the seal changed between the lookup and the worker's read
         message = "changed while the build read it: its seal differs from the one looked up"
         problem = Problem(f"{shared.bench.label}/{rel}", "", message, refused=True)
-        return Outcome(rel, run_id, answer.digest, None, None, [problem])
+        return Outcome(rel, run_id, answer.digest, None, None, (problem,))
     assert answer.summary is not None and answer.part is not None and answer.detail is not None
     if shared.outputs:
         shared.details.put_bytes(bench, run_id, answer.detail)
         shared.cache.store(sent.key, shared.family.name, answer.summary, answer.part, answer.detail)
-    return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, [], key=sent.key)
+    return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, (), key=sent.key)
 
 
 def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> Iterator[Outcome]:

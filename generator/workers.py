@@ -92,7 +92,7 @@ class Outcome:
     digest: str | None
     summary: BaseModel | None
     part: BaseModel | None
-    problems: list[Problem]
+    problems: tuple[Problem, ...]
     reused: bool = False
     key: str = ""
     """The run's cache key (its pages are kept under it and the view's digest)."""
@@ -108,7 +108,7 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     verified = verified_run(shared.layout.run_path(rel), shared.reads)
     run = verified.value
     if run is None:
-        return Outcome(rel, run_id, None, None, None, list(verified.problems))
+        return Outcome(rel, run_id, None, None, None, verified.problems)
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
     hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
@@ -116,14 +116,14 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     if hit is not None:
         if shared.outputs:
             shared.details.put_bytes(bench, run_id, hit.detail)
-        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, [], reused=True, key=key)
+        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key)
     scored, problems = family.score_run(shared.bench, shared.state, run_id, run)
     if scored is None or problems:
-        return Outcome(rel, run_id, run.digest, None, None, problems)
+        return Outcome(rel, run_id, run.digest, None, None, tuple(problems))
     if shared.outputs:
         detail = shared.details.put(bench, run_id, scored.detail)
         shared.cache.store(key, family.name, scored.summary, scored.part, detail)
-    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, [], key=key)
+    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, (), key=key)
 
 
 def render_one(shared: Shared, job: Job) -> bool:

@@ -117,8 +117,8 @@ def test_fold_runs_keeps_every_outcome_problem_and_folds_nothing_once_one_was_fo
     assert prepared is not None
     broken = Problem("runs/docs-quality/x", "", "broken")
     outcomes = [
-        Outcome("run-a", "run-a", "d" * 64, None, None, [broken]),
-        Outcome("run-b", "run-b", None, None, None, []),
+        Outcome("run-a", "run-a", "d" * 64, None, None, (broken,)),
+        Outcome("run-b", "run-b", None, None, None, ()),
     ]
     progress = Progress()
     folded = fold_runs(prepared, outcomes, failed=False, progress=progress)
