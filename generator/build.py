@@ -134,7 +134,8 @@ def _frozen_version(
             return path.read_bytes() if path.is_file() else None
 
     else:
-        blind = score_inputs(config.runs, version, with_reveals=False, options=config.options)
+        options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
+        blind = score_inputs(config.runs, version, with_reveals=False, options=options)
         try:
             stage = writer.stage()
             earlier = earlier_reports(config.out, version)

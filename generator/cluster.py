@@ -29,6 +29,7 @@ from generator.inputs import BenchmarkLayout
 from generator.seal import SEAL_NAME
 
 if TYPE_CHECKING:
+    from generator.cache import RunHit
     from generator.workers import Outcome, Shared
 
 
@@ -56,7 +57,7 @@ class Scored:
     summary: BaseModel | None
     part: BaseModel | None
     detail: bytes | None
-    problems: list[Problem]
+    problems: tuple[Problem, ...]
 
 
 def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Scored:
@@ -64,16 +65,17 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
     run cache (``verify_only``), score it."""
     from generator.workers import verified_run
 
-    run, problems = verified_run(remote.layout.run_path(rel))
+    verified = verified_run(remote.layout.run_path(rel))
+    run = verified.value
     if run is None:
-        return Scored(None, None, None, None, problems)
+        return Scored(None, None, None, None, verified.problems)
     if verify_only:
-        return Scored(run.digest, None, None, None, [])
+        return Scored(run.digest, None, None, None, ())
     scored, problems = remote.family.score_run(remote.bench, remote.state, run_id, run)
     if scored is None or problems:
-        return Scored(run.digest, None, None, None, problems)
+        return Scored(run.digest, None, None, None, tuple(problems))
     detail = compact_json(scored.detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
-    return Scored(run.digest, scored.summary, scored.part, detail, [])
+    return Scored(run.digest, scored.summary, scored.part, detail, ())
 
 
 def _seal_digest(shared: Shared, rel: str) -> str | None:
@@ -84,10 +86,55 @@ def _seal_digest(shared: Shared, rel: str) -> str | None:
         return None  # the worker's verification reports it
 
 
-def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> Iterator[Outcome]:
-    """Each job's outcome, in job order, scored by the workers of the cluster at ``scheduler``."""
+@dataclass(frozen=True)
+class _Submitted:
+    """One job sent to the cluster: the client's cache lookup beside the worker's future answer."""
+
+    rel: str
+    run_id: str
+    digest: str | None
+    """The run's seal digest as the client read it (None: unreadable here)."""
+    key: str
+    hit: RunHit | None
+    future: Any
+
+
+def _submit(client: Any, remote: Any, shared: Shared, rel: str, run_id: str) -> _Submitted:
+    """Look the run up in the client's cache and send it to a worker: to score on a miss, to verify
+    against its seal on a hit."""
+    family, cache = shared.family, shared.cache
+    digest = _seal_digest(shared, rel)
+    key = cache.key(shared.cache_bench, rel, digest) if digest else ""
+    models = (family.name, family.summary_model, family.part_model, shared.outputs)
+    hit = cache.load(key, *models) if digest else None
+    future = client.submit(score_remote, remote, rel, run_id, hit is not None, pure=False)
+    return _Submitted(rel, run_id, digest, key, hit, future)
+
+
+def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
+    """The worker's answer for one run as a local build's outcome; its rows spooled and kept here."""
     from generator.workers import Outcome
 
+    rel, run_id, hit, bench = sent.rel, sent.run_id, sent.hit, shared.bench.id
+    if answer.digest is None or answer.problems:
+        return Outcome(rel, run_id, answer.digest, None, None, answer.problems)
+    if hit is not None and answer.digest == sent.digest:
+        if shared.outputs:
+            shared.details.put_bytes(bench, run_id, hit.detail)
+        return Outcome(rel, run_id, answer.digest, hit.summary, hit.part, (), reused=True, key=sent.key)
+    if hit is not None:  # the seal changed between the lookup and the worker's read
+        message = "changed while the build read it: its seal differs from the one looked up"
+        problem = Problem(f"{shared.bench.label}/{rel}", "", message, refused=True)
+        return Outcome(rel, run_id, answer.digest, None, None, (problem,))
+    assert answer.summary is not None and answer.part is not None and answer.detail is not None
+    if shared.outputs:
+        shared.details.put_bytes(bench, run_id, answer.detail)
+        shared.cache.store(sent.key, shared.family.name, answer.summary, answer.part, answer.detail)
+    return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, (), key=sent.key)
+
+
+def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> Iterator[Outcome]:
+    """Each job's outcome, in job order, scored by the workers of the cluster at ``scheduler``."""
     try:
         from distributed import Client
     except ImportError:
@@ -96,35 +143,9 @@ def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> I
         client = Client(scheduler, set_as_default=False, timeout="10s")
     except OSError as exc:
         raise ClusterError(f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc})") from None
-    family, cache = shared.family, shared.cache
     with client:
-        remote = client.scatter(Remote(shared.layout, shared.bench, family, shared.state), broadcast=True)
-        submitted = []
-        for rel, run_id in jobs:
-            digest = _seal_digest(shared, rel)
-            key = cache.key(shared.cache_bench, rel, digest) if digest else ""
-            models = (family.name, family.summary_model, family.part_model, shared.outputs)
-            hit = cache.load(key, *models) if digest else None
-            future = client.submit(score_remote, remote, rel, run_id, hit is not None, pure=False)
-            submitted.append((rel, run_id, digest, key, hit, future))
-        for rel, run_id, digest, key, hit, future in submitted:
-            answer: Scored = future.result()
-            if answer.digest is None or answer.problems:
-                yield Outcome(rel, run_id, answer.digest, None, None, answer.problems)
-                continue
-            bench = shared.bench.id
-            if hit is not None and answer.digest == digest:
-                if shared.outputs:
-                    shared.details.put_bytes(bench, run_id, hit.detail)
-                yield Outcome(rel, run_id, answer.digest, hit.summary, hit.part, [], reused=True, key=key)
-                continue
-            if hit is not None:  # the seal changed between the lookup and the worker's read
-                message = "changed while the build read it: its seal differs from the one looked up"
-                problem = Problem(f"{shared.bench.label}/{rel}", "", message, refused=True)
-                yield Outcome(rel, run_id, answer.digest, None, None, [problem])
-                continue
-            assert answer.summary is not None and answer.part is not None and answer.detail is not None
-            if shared.outputs:
-                shared.details.put_bytes(bench, run_id, answer.detail)
-                cache.store(key, family.name, answer.summary, answer.part, answer.detail)
-            yield Outcome(rel, run_id, answer.digest, answer.summary, answer.part, [], key=key)
+        remote = Remote(shared.layout, shared.bench, shared.family, shared.state)
+        scattered = client.scatter(remote, broadcast=True)
+        submitted = [_submit(client, scattered, shared, rel, run_id) for rel, run_id in jobs]
+        for sent in submitted:
+            yield _outcome(shared, sent, sent.future.result())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from generator.errors import EXIT_USAGE, BenchsiteError, Problem, ProblemReport
+from generator.errors import EXIT_USAGE, BenchsiteError, Problem, ProblemReport, Problems
 from generator.families.definitions.models import Scenario
 from generator.families.definitions.report import RowState
 from generator.families.definitions.spec import REPORTED_WORDS, DefinitionsRules, compile_spec, seed_rules
@@ -77,20 +77,21 @@ def read_store_run(path: Path) -> StoreRun:
         raise UnusablePath(f"{path}: not a store-v1 run folder (no manifest.json)")
     sealed = (path / SEAL_NAME).is_file()
     if sealed:
-        folder, refusals = verify_folder(path)
-        if folder is None:
-            raise ProblemReport(refusals)
-        files = dict(folder.files)
+        verified = verify_folder(path)
+        if verified.value is None:
+            raise ProblemReport(verified.problems)
+        files = dict(verified.value.files)
     else:
-        files, refusals = read_unsealed(path, ".json")
-        if refusals:
-            raise ProblemReport(refusals)
-    manifest, problems = frozen_manifest(files, str(path))
+        unsealed = read_unsealed(path, ".json")
+        if unsealed.problems or unsealed.value is None:
+            raise ProblemReport(unsealed.problems)
+        files = unsealed.value
+    problems = Problems()
+    manifest = problems.take(frozen_manifest(files, str(path)))
     rows: dict[str, Scenario] = {}
     for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):
-        raw, more = load_json_bytes(files[rel], f"{path}/{rel}")
-        scenario, more2 = validate_model(Scenario, raw, f"{path}/{rel}") if raw is not None else (None, [])
-        problems += more + more2
+        raw = problems.take(load_json_bytes(files[rel], f"{path}/{rel}"))
+        scenario = problems.take(validate_model(Scenario, raw, f"{path}/{rel}")) if raw is not None else None
         if scenario is not None:
             try:
                 row_result(scenario, "", "", None)

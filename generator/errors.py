@@ -10,7 +10,9 @@ stderr) and exits with the error's code (``cli.Commands``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -36,6 +38,69 @@ class Problem:
     def render(self) -> str:
         place = f"{self.file}: {self.where}" if self.where else self.file
         return printable(f"{place}: {self.message}")
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Result(Generic[T]):
+    """What a step made (None when it could not) and the problems it found: a frozen value a step
+    returns and its caller takes with :meth:`Problems.take`."""
+
+    value: T | None
+    problems: tuple[Problem, ...] = ()
+
+    @classmethod
+    def of(cls, pair: tuple[T | None, Iterable[Problem]]) -> Result[T]:
+        """A ``(value, problems)`` pair (what the family hooks and the JSON readers return), frozen."""
+        value, problems = pair
+        return cls(value, tuple(problems))
+
+
+class Problems:
+    """The problems a step collects as it goes: an append-only list, local to the step.
+
+    ``take`` unpacks what a callee found, a :class:`Result` or a ``(value, problems)`` pair (the form
+    the family hooks and the JSON readers return), keeping its problems and returning its value, so
+    a caller needs no temporary for the problems of each call.
+    """
+
+    __slots__ = ("_found",)
+
+    def __init__(self, problems: Iterable[Problem] = ()) -> None:
+        self._found = list(problems)
+
+    def append(self, problem: Problem) -> None:
+        """Keep one problem."""
+        self._found.append(problem)
+
+    def extend(self, problems: Iterable[Problem]) -> None:
+        """Keep every problem of ``problems``, in order."""
+        self._found.extend(problems)
+
+    def take(self, found: Result[T] | tuple[T | None, Iterable[Problem]]) -> T | None:
+        """The value of ``found``; its problems are kept."""
+        value, problems = (found.value, found.problems) if isinstance(found, Result) else found
+        self._found.extend(problems)
+        return value
+
+    def result(self, value: T | None) -> Result[T]:
+        """``value`` with every problem kept so far, as a frozen :class:`Result`."""
+        return Result(value, tuple(self._found))
+
+    def as_list(self) -> list[Problem]:
+        """A copy of every problem kept so far, in the order found."""
+        return list(self._found)
+
+    def __iter__(self) -> Iterator[Problem]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __bool__(self) -> bool:
+        return bool(self._found)
 
 
 def printable(text: str) -> str:
@@ -104,7 +169,7 @@ def _capped(problems: list[Problem]) -> list[str]:
 class ProblemReport(BenchsiteError):
     """Every problem found in the inputs, printed one per line, then failing once."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems = sorted(set(problems))
         refused = sum(p.refused for p in self.problems)
         invalid = len(self.problems) - refused

@@ -42,18 +42,16 @@ def seals_digest(root: Path, reads: FolderReads | None = None, files: bool = Tru
     its seal (``files=False``: the seals only, no other file opened); None when anything is wrong
     (the full build then says what). Seals and folders are read through ``reads`` when given."""
     reads = reads or FolderReads()
-    layouts, problems = discover(root)
-    if problems:
+    layouts = discover(root)
+    if layouts.problems or layouts.value is None:
         return None
     lines = []
-    pending = [(layout.path, layout.id) for layout in layouts]
+    pending = [(layout.path, layout.id) for layout in layouts.value]
     while pending:
         path, label = pending.pop()
         nested = nested_seals(path)
-        seal, problems = reads.seal(path)
-        if files and seal is not None:
-            _, problems = reads.verify(path, tuple(nested))
-        if seal is None or problems:
+        seal = reads.seal(path).value
+        if seal is None or (files and reads.verify(path, tuple(nested)).value is None):
             return None
         lines.append(f"{label} {seal.digest}\n")
         pending += [(path / native(rel), f"{label}/{rel}") for rel in nested]

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.files import ReadFailure, read_regular, reason
 from generator.seal import (
     SEAL_NAME,
@@ -66,9 +66,10 @@ def id_problem(kind: str, value: str, file: Path) -> Problem | None:
     return Problem(str(file), "", message + ", starting with a letter or digit, at most 128")
 
 
-def discover(root: Path) -> tuple[list[BenchmarkLayout], list[Problem]]:
-    """Every benchmark folder under the inputs root, in sorted order."""
-    problems: list[Problem] = []
+def discover(root: Path) -> Result[tuple[BenchmarkLayout, ...]]:
+    """Every benchmark folder under the inputs root, in sorted order, and a problem for each entry
+    that is not one (the layouts found are usable whatever the problems)."""
+    problems = Problems()
     layouts: list[BenchmarkLayout] = []
     seen: dict[str, str] = {}
     for entry in sorted(root.iterdir()):
@@ -96,18 +97,19 @@ def discover(root: Path) -> tuple[list[BenchmarkLayout], list[Problem]]:
         layouts.append(BenchmarkLayout(entry.name, entry, tuple(nested_seals(entry))))
     if not layouts and not problems:
         problems.append(Problem(str(root), "", "holds no benchmark folder", refused=True))
-    return layouts, problems
+    return problems.result(tuple(layouts))
 
 
 def verify_folder(
-    path: Path, nested: tuple[str, ...] = (), sealed: tuple[SealedFolder | None, list[Problem]] | None = None
-) -> tuple[VerifiedFolder | None, list[Problem]]:
+    path: Path, nested: tuple[str, ...] = (), sealed: Result[SealedFolder] | None = None
+) -> Result[VerifiedFolder]:
     """Read a sealed folder: seal format, coverage, and every file's bytes against its hash (the seal
-    as ``sealed`` already read it, when given)."""
-    seal, problems = sealed if sealed is not None else read_sealed_folder(path)
+    as ``sealed`` already read it, when given). None with the problems when anything is wrong."""
+    read = sealed if sealed is not None else read_sealed_folder(path)
+    seal = read.value
     if seal is None:
-        return None, problems
-    problems = check_coverage(seal, set(nested))
+        return Result(None, read.problems)
+    problems = Problems(check_coverage(seal, set(nested)))
     files: dict[str, bytes] = {}
     seal_file = str(path / SEAL_NAME)
     flagged = {(problem.file, problem.where) for problem in problems}
@@ -119,9 +121,7 @@ def verify_folder(
             problems.append(problem)
         elif data is not None:
             files[rel] = data
-    if problems:
-        return None, problems
-    return VerifiedFolder(path, seal, files), []
+    return problems.result(None if problems else VerifiedFolder(path, seal, files))
 
 
 class FolderReads:
@@ -131,24 +131,25 @@ class FolderReads:
     input once. Any other folder is verified against the seal read first, never a second seal."""
 
     def __init__(self) -> None:
-        self.seals: dict[Path, tuple[SealedFolder | None, list[Problem]]] = {}
+        self.seals: dict[Path, Result[SealedFolder]] = {}
         self.folders: dict[Path, VerifiedFolder] = {}
         self.kept: set[Path] = set()
 
-    def seal(self, path: Path) -> tuple[SealedFolder | None, list[Problem]]:
+    def seal(self, path: Path) -> Result[SealedFolder]:
         """The folder's seal, read on first use."""
         if path not in self.seals:
             self.seals[path] = read_sealed_folder(path)
         return self.seals[path]
 
-    def verify(self, path: Path, nested: tuple[str, ...] = ()) -> tuple[VerifiedFolder | None, list[Problem]]:
+    def verify(self, path: Path, nested: tuple[str, ...] = ()) -> Result[VerifiedFolder]:
         """:func:`verify_folder` of ``path``, against its seal as first read; held when kept."""
         if path in self.folders:
-            return self.folders[path], []
-        folder, problems = verify_folder(path, nested, self.seal(path))
+            return Result(self.folders[path])
+        verified = verify_folder(path, nested, self.seal(path))
+        folder = verified.value
         if folder is not None and any(k == path or k in path.parents for k in self.kept):
             self.folders[path] = folder
-        return folder, problems
+        return verified
 
     def keep(self, folder: VerifiedFolder) -> None:
         """Hold this benchmark folder and every folder below it verified from now on."""
@@ -156,11 +157,12 @@ class FolderReads:
         self.folders[folder.path] = folder
 
 
-def read_unsealed(path: Path, suffix: str) -> tuple[dict[str, bytes], list[Problem]]:
+def read_unsealed(path: Path, suffix: str) -> Result[dict[str, bytes]]:
     """Every file below an unsealed folder whose name ends in ``suffix``, by relative path: regular
     files only (a link, a pipe, a device or a folder so named is refused, never followed or waited
-    on), each size-capped, nothing below the folder skipped in silence."""
-    problems: list[Problem] = []
+    on), each size-capped, nothing below the folder skipped in silence. The files read are given
+    whatever the problems."""
+    problems = Problems()
     files: dict[str, bytes] = {}
     for rel, info in walk_files(path, None, problems):
         if not rel.endswith(suffix):
@@ -175,7 +177,7 @@ def read_unsealed(path: Path, suffix: str) -> tuple[dict[str, bytes], list[Probl
             files[rel] = read_regular(full)
         except ReadFailure as exc:
             problems.append(Problem(str(full), "", exc.message, refused=exc.refused))
-    return files, problems
+    return problems.result(files)
 
 
 def inputs_digest(digests: Mapping[str, str]) -> str:

@@ -11,6 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -30,11 +31,9 @@ class _DupDict(dict[str, Any]):
     duplicates: tuple[str, ...] = ()
 
 
-_MARKED = [0]
-"""How many objects with a duplicate key were decoded so far: a parse that marked none needs no walk."""
-
-
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _pairs(marked: list[_DupDict], pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One decoded object; one with a duplicate key is also kept in ``marked`` (the parse's own list:
+    a parse that marked none needs no walk)."""
     out = dict(pairs)
     if len(out) == len(pairs):
         return out
@@ -44,10 +43,10 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         if key in seen:
             dupes.append(key)
         seen.add(key)
-    marked = _DupDict(out)
-    marked.duplicates = tuple(dupes)
-    _MARKED[0] += 1
-    return marked
+    dup = _DupDict(out)
+    dup.duplicates = tuple(dupes)
+    marked.append(dup)
+    return dup
 
 
 def _constant(name: str) -> float:
@@ -130,9 +129,10 @@ def decode_text(data: bytes, file: str) -> tuple[str | None, Problem | None]:
 def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem]]:
     """Parse one JSON document strictly. Returns (value, problems); value is None on failure."""
     prefix = f"{where} " if where else ""
-    marked = _MARKED[0]
+    marked: list[_DupDict] = []
     try:
-        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_float)
+        hook = partial(_pairs, marked)
+        value = json.loads(text, object_pairs_hook=hook, parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return None, [Problem(file, place, f"not valid JSON: {exc.msg}")]
@@ -143,7 +143,7 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
         return None, [Problem(file, where, f"not valid JSON: {exc}")]
     try:
-        problems = _duplicates_and_surrogates(value, text, file, prefix, _MARKED[0] != marked)
+        problems = _duplicates_and_surrogates(value, text, file, prefix, bool(marked))
     except RecursionError:
         return None, [Problem(file, where, _TOO_DEEP)]
     return (None if problems else value), problems
@@ -218,8 +218,8 @@ def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem])
             if not line_problems:
                 problems.append(Problem(file, f"line {number}", "the row is null: expected a JSON object"))
             continue
-        parsed, more = _validate_line(model, line, file, f"line {number}")
-        problems.extend(more)
+        parsed, invalid = _validate_line(model, line, file, f"line {number}")
+        problems.extend(invalid)
         if parsed is not None:
             yield number, parsed
 

@@ -10,9 +10,8 @@ the package asks this module, never ``os`` directly, for:
 - **locks**: :func:`try_lock` and :func:`wait_lock` take an exclusive lock on an open descriptor
   through ``filelock`` (``flock`` on POSIX, ``LockFileEx`` on Windows), held until the descriptor is
   closed; ``filelock`` is imported when a lock is first taken, not at start-up. A lock dies with the
-  process that holds it, so a build killed with ``kill -9`` leaves none behind. :data:`HELD_LOCKS`
-  lists the descriptors of the locks this process holds, for :func:`worker_start` to close in a
-  forked child.
+  process that holds it, so a build killed with ``kill -9`` leaves none behind. A forked worker
+  closes its copies of the build's locks (:func:`worker_start`), so a lock never outlives the build.
 - **a folder lock**: :func:`open_folder` opens a folder for locking where folders can be opened
   (POSIX); elsewhere it returns None and a spool folder is then never swept by another build (it
   stays in the temporary folder until the system clears it: safe, only untidy).
@@ -38,11 +37,6 @@ DIRECTORY: int = getattr(os, "O_DIRECTORY", 0)
 CLOEXEC: int = getattr(os, "O_CLOEXEC", 0)
 NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
 BINARY: int = getattr(os, "O_BINARY", 0)
-
-HELD_LOCKS: set[int] = set()
-"""Descriptors of the locks this process holds (the site lock, the run-details spool's): a forked
-scoring worker closes its copies, so a lock never outlives the build that took it (a ``flock`` is
-held while any copy of its descriptor stays open)."""
 
 
 def try_lock(fd: int) -> bool:
@@ -84,11 +78,12 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def worker_start(parent: int) -> None:
+def worker_start(parent: int, locks: tuple[int, ...]) -> None:
     """First thing in a forked worker: ignore Ctrl-C (the parent stops the pool), close its copies of
-    the build's locks, and exit once the parent is gone, so a killed build leaves nothing behind."""
+    the build's ``locks`` (a ``flock`` is held while any copy of its descriptor stays open), and exit
+    once the parent is gone, so a killed build leaves nothing behind."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for fd in HELD_LOCKS:
+    for fd in locks:
         with contextlib.suppress(OSError):
             os.close(fd)
 

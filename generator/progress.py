@@ -48,4 +48,18 @@ class Progress:
         self.stream.flush()
 
 
-SILENT = Progress()
+class _Silent(Progress):
+    """Progress nobody watches: it counts nothing, so the one shared instance never changes."""
+
+    def start(self, stage: str, total: int) -> None:
+        """Nothing to draw."""
+
+    def advance(self, count: int = 1) -> None:
+        """Nothing to count."""
+
+    def finish(self) -> None:
+        """Nothing to clear."""
+
+
+SILENT: Progress = _Silent()
+"""The progress of a build nobody watches (the default): shared, and never changed."""

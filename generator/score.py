@@ -8,7 +8,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,9 @@ from generator import __version__
 from generator.cache import RunCache, bench_key
 from generator.canon import compact_json
 from generator.cluster import on_cluster
-from generator.errors import OutputError, Problem, ProblemReport
-from generator.families.base import BenchmarkContext, RunStatus, RunView
+from generator.disclosures import Disclosures
+from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
+from generator.families.base import AnyFamily, BenchmarkContext, RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.inputs import (
     BenchmarkLayout,
@@ -31,13 +32,13 @@ from generator.inputs import (
     inputs_digest,
 )
 from generator.jsonio import load_json_bytes, validate_model
-from generator.portable import HELD_LOCKS, open_folder, wait_lock
+from generator.portable import open_folder, wait_lock
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
 from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
-from generator.workers import Shared, in_workers, render_one, score_one, verified_run
+from generator.workers import Outcome, Shared, in_workers, render_one, score_one, verified_run
 
 DECLARATION = "benchmark.json"
 
@@ -63,7 +64,6 @@ class Details:
                 return folder, -1
             wait_lock(held)  # waits only while a sweep that got there first deletes it
             if os.fstat(held).st_nlink > 0:
-                HELD_LOCKS.add(held)  # a forked worker closes its copy: the lock dies with the build
                 return folder, held
             os.close(held)  # swept between mkdtemp and flock: take another
 
@@ -71,6 +71,12 @@ class Details:
     def sweep_stale(cls) -> None:
         """Remove the spools no build holds (``spool.sweep_stale``)."""
         sweep_stale(cls.PREFIX)
+
+    @property
+    def locks(self) -> tuple[int, ...]:
+        """The descriptor of the spool's lock, if one is held: a forked worker closes its copy, so
+        the lock dies with the build (``portable.worker_start``)."""
+        return (self._held,) if self._held >= 0 else ()
 
     def put(self, bench: str, run: str, detail: BaseModel) -> bytes:
         data = compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
@@ -110,7 +116,6 @@ class Details:
     def close(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
         if self._held >= 0:
-            HELD_LOCKS.discard(self._held)
             os.close(self._held)
             self._held = -1
 
@@ -142,71 +147,147 @@ class ScoreOptions:
     """Spool rows and render run pages (False: ``verify``, which only checks and scores)."""
     scheduler: str | None = None
     """A dask.distributed scheduler address: runs are scored by its workers (``generator.cluster``)."""
-    counts: Counter[str] = field(default_factory=Counter, compare=False)
-    """Runs "reused" from the cache and "scored" so far, and runs whose pages were "rendered"."""
     reads: FolderReads = field(default_factory=FolderReads, compare=False)
     """The sealed folders this build read: each seal once, a revealed benchmark's files once."""
     site: SiteLook = field(default_factory=SiteLook)
     """How the site presents itself on its run pages: never a figure."""
+    locks: tuple[int, ...] = ()
+    """Descriptors of the locks the build holds besides the spool's (the site lock, while a blind
+    version is rebuilt): a forked worker closes its copies (``portable.worker_start``)."""
 
 
-def _declaration(layout: BenchmarkLayout, label: str, files: dict[str, bytes]) -> tuple[Any, list[Problem]]:
+# --- the steps of scoring one benchmark, in the order ``score_benchmark`` composes them ----------
+
+
+@dataclass(frozen=True)
+class Declared:
+    """Step 1: a benchmark's own sealed folder verified, its declaration and pinned contract read."""
+
+    folder: VerifiedFolder
+    declaration: Any
+    contract: Any
+    rubric_sha: str
+    """The sha256 of the rubric file, as its pin in the declaration says."""
+
+    @property
+    def family(self) -> AnyFamily:
+        return FAMILIES[self.declaration.family]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Step 3: what every run of a benchmark is scored with, and which runs there are to score."""
+
+    bench: BenchmarkContext[Any, Any]
+    family: AnyFamily
+    state: Any
+    """The family's prepared state (its ``fold`` merges each run's share into it)."""
+    jobs: tuple[tuple[str, str], ...]
+    """(sealed subfolder, run id) of every run to score, in run order."""
+    skipped: int
+    """Runs not scored because their id is unusable or collides (each one a problem)."""
+    has_reveal: bool
+    """The benchmark holds a reveal folder (read or not): its runs are scored in this process."""
+    digests: tuple[tuple[str, str], ...]
+    """(path, seal digest) of the benchmark's folder and of its reveal folder when read."""
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Step 5: the runs' outcomes, folded into the family's state in run order."""
+
+    summaries: tuple[BaseModel, ...]
+    """Each folded run's summary, in run order, for the family's ``finish``."""
+    keys: tuple[tuple[str, str], ...]
+    """(run id, cache key) of each folded run, to find its pages by."""
+    digests: tuple[tuple[str, str], ...]
+    """(path, seal digest) of every run folder whose seal was read."""
+    reused: int
+    """Folded runs taken from the run cache."""
+
+    @property
+    def scored(self) -> int:
+        """Folded runs parsed and scored."""
+        return len(self.summaries) - self.reused
+
+
+@dataclass(frozen=True)
+class Finished:
+    """Step 6: the family's section of the report and the benchmark's disclosures."""
+
+    section: Any
+    disclosures: Disclosures
+
+
+@dataclass(frozen=True)
+class BenchmarkScore:
+    """One benchmark scored: its report (None when it has problems) and what scoring it counted."""
+
+    report: BenchmarkReport | None
+    problems: tuple[Problem, ...] = ()
+    digests: tuple[tuple[str, str], ...] = ()
+    """(path, seal digest) of the benchmark's folder and of each of its sealed subfolders read."""
+    reused: int = 0
+    scored: int = 0
+    rendered: int = 0
+
+
+def _declaration(label: str, folder: VerifiedFolder) -> Result[Any]:
     file = f"{label}/{DECLARATION}"
-    if DECLARATION not in files:
-        return None, [Problem(file, "", "required file is missing")]
-    raw, problems = load_json_bytes(files[DECLARATION], file)
+    if DECLARATION not in folder.files:
+        return Result(None, (Problem(file, "", "required file is missing"),))
+    raw, problems = load_json_bytes(folder.files[DECLARATION], file)
     if raw is None:
-        return None, problems
+        return Result(None, tuple(problems))
     if not isinstance(raw, dict):
-        return None, [Problem(file, "$", "must be a JSON object declaring its 'family'")]
+        return Result(None, (Problem(file, "$", "must be a JSON object declaring its 'family'"),))
     family = raw.get("family")
     if not isinstance(family, str) or family not in FAMILIES:
         known = ", ".join(sorted(FAMILIES))
-        return None, [Problem(file, "$.family", f"unknown rubric family {family!r} (known: {known})")]
-    return validate_model(FAMILIES[family].declaration_model, raw, file)
+        problem = Problem(file, "$.family", f"unknown rubric family {family!r} (known: {known})")
+        return Result(None, (problem,))
+    return Result.of(validate_model(FAMILIES[family].declaration_model, raw, file))
 
 
-def _contract(label: str, decl: Any, files: dict[str, bytes]) -> tuple[Any, str, list[Problem]]:
-    family = FAMILIES[decl.family]
+def _contract(label: str, decl: Any, folder: VerifiedFolder) -> Result[Declared]:
     file = f"{label}/{decl.rubric.file}"
-    data = files.get(decl.rubric.file)
+    data = folder.files.get(decl.rubric.file)
     if data is None:
-        return (
-            None,
-            "",
-            [Problem(file, "", "rubric file named in benchmark.json is not in the sealed folder")],
-        )
+        message = "rubric file named in benchmark.json is not in the sealed folder"
+        return Result(None, (Problem(file, "", message),))
     digest = hashlib.sha256(data).hexdigest()
     if digest != decl.rubric.sha256:
         pinned = decl.rubric.sha256[:16]
         message = f"rubric does not match its pin in benchmark.json: pinned {pinned}…, found {digest[:16]}…"
-        return None, digest, [Problem(file, "", message, refused=True)]
-    contract, problems = family.read_contract(data, file)
-    return contract, digest, problems
+        return Result(None, (Problem(file, "", message, refused=True),))
+    contract, problems = FAMILIES[decl.family].read_contract(data, file)
+    declared = Declared(folder, decl, contract, digest) if contract is not None else None
+    return Result(declared, tuple(problems))
 
 
-def _run_id_problem(
-    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str]
-) -> Problem | None:
+def _run_id_problem(run_path: Path, run_id: str, seen: Mapping[str, str]) -> Problem | None:
     """A run id names files and anchors: it must be usable and unique when case is ignored."""
-    run_path = layout.run_path(rel)
-    if run_id is None:
-        return Problem(str(run_path), "", "a sealed folder where this family's layout has no run")
     bad = id_problem("run", run_id, run_path)
     if bad is None and run_id.casefold() in seen:
         message = f"run id collides with {seen[run_id.casefold()]!r} when case is ignored"
         bad = Problem(str(run_path), "", message)
-    if bad is None:
-        seen[run_id.casefold()] = run_id
     return bad
 
 
-def _run_folder(
-    layout: BenchmarkLayout, rel: str, run_id: str | None, seen: dict[str, str], reads: FolderReads
-) -> tuple[VerifiedFolder | None, list[Problem]]:
-    """Verify one sealed subfolder of a benchmark, after checking its id."""
-    bad = _run_id_problem(layout, rel, run_id, seen)
-    return (None, [bad]) if bad is not None else verified_run(layout.run_path(rel), reads)
+def _checked_ids(
+    layout: BenchmarkLayout, runs: Iterable[tuple[str, str | None]], taken: tuple[str, ...] = ()
+) -> Iterator[tuple[str, str] | Problem]:
+    """Each (sealed subfolder, run id) in order, or the problem with its id; ``taken``: ids in use."""
+    seen = {run_id.casefold(): run_id for run_id in taken}
+    for rel, run_id in runs:
+        run_path = layout.run_path(rel)
+        if run_id is None:
+            yield Problem(str(run_path), "", "a sealed folder where this family's layout has no run")
+            continue
+        bad = _run_id_problem(run_path, run_id, seen)
+        if bad is None:
+            seen[run_id.casefold()] = run_id
+        yield (rel, run_id) if bad is None else bad
 
 
 def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
@@ -224,134 +305,227 @@ def _unsealed_subfolders(layout: BenchmarkLayout) -> list[Problem]:
     ]
 
 
-def _verify_runs_only(layout: BenchmarkLayout, runs: list[str], reads: FolderReads) -> list[Problem]:
+def _verify_runs_only(
+    layout: BenchmarkLayout, runs: Iterable[str], reads: FolderReads
+) -> tuple[Problem, ...]:
     """When the benchmark itself cannot be read, still report every run whose seal does not hold."""
-    seen: dict[str, str] = {}
-    return [
-        p
-        for rel in runs
-        for p in _run_folder(layout, rel, rel.rsplit("/", 1)[-1], seen, reads)[1]
-        if p.refused
-    ]
+    named = [(rel, rel.rsplit("/", 1)[-1]) for rel in runs]
+    usable = [job[0] for job in _checked_ids(layout, named) if not isinstance(job, Problem)]
+    found = (verified_run(layout.run_path(rel), reads).problems for rel in usable)
+    return tuple(problem for problems in found for problem in problems if problem.refused)
 
 
-def score_benchmark(
-    root: Path,
-    layout: BenchmarkLayout,
-    digests: dict[str, str],
-    details: Details,
-    with_reveals: bool = True,
-    progress: Progress = SILENT,
-    options: ScoreOptions | None = None,
-) -> tuple[BenchmarkReport | None, list[Problem]]:
-    """Verify, parse and score one benchmark; record each sealed folder's digest."""
-    options = options or ScoreOptions()
-    label = (root / layout.id).as_posix()
-    unsealed = _unsealed_subfolders(layout)
-    folder, problems = options.reads.verify(layout.path, layout.runs)
-    decl, contract, rubric_sha = None, None, ""
-    if folder is not None:
-        digests[layout.id] = folder.digest
-        decl, problems = _declaration(layout, label, dict(folder.files))
-    if decl is not None and folder is not None:
-        contract, rubric_sha, problems = _contract(label, decl, dict(folder.files))
-    if folder is None or decl is None or contract is None or unsealed:
-        return None, unsealed + problems + _verify_runs_only(layout, list(layout.runs), options.reads)
-    family = FAMILIES[decl.family]
-    seen: dict[str, str] = {}
-    runs = [r for r in layout.runs if r != family.reveal_folder]
-    jobs_at_once = options.jobs
-    if family.reveal_folder in layout.runs:
-        progress.advance()  # read below when reveals apply, else deliberately left out
-        options.reads.keep(folder)  # the blind version scores these same bytes again
-        jobs_at_once = 1  # runs verified in this process, so the blind version does not read them again
-    reveal = None
-    if family.reveal_folder in layout.runs and with_reveals:
-        reveal_folder = family.reveal_folder
-        reveal, problems = _run_folder(layout, reveal_folder, reveal_folder, seen, options.reads)
-        if reveal is None:
-            return None, problems
-        digests[f"{layout.id}/{family.reveal_folder}"] = reveal.digest
-    bench = BenchmarkContext(layout.id, label, folder, decl, contract, decl.rubric.file, rubric_sha, reveal)
-    state, problems = family.prepare(bench)
-    if state is None:  # the benchmark cannot be scored at all (e.g. no scoring specification)
-        return None, problems + _verify_runs_only(layout, runs, options.reads)
-    jobs = []
-    for rel in runs:
-        run_id = family.run_id(rel)
-        bad = _run_id_problem(layout, rel, run_id, seen)
-        if bad is not None or run_id is None:
-            problems += [bad] if bad is not None else []
-            progress.advance()
-        else:
-            jobs.append((rel, run_id))
-    cache_bench = bench_key(layout.id, folder.digest, reveal.digest if reveal else None)
-    shared = Shared(
+def read_benchmark(label: str, layout: BenchmarkLayout, reads: FolderReads) -> Result[Declared]:
+    """Step 1: the benchmark's own sealed folder verified, its declaration and pinned contract read,
+    and every subfolder sealed on its own. None with the problems when any of it fails."""
+    problems = Problems(_unsealed_subfolders(layout))
+    folder = problems.take(reads.verify(layout.path, layout.runs))
+    if folder is None:
+        return problems.result(None)
+    decl = problems.take(_declaration(label, folder))
+    declared = problems.take(_contract(label, decl, folder)) if decl is not None else None
+    return problems.result(None if problems else declared)
+
+
+def read_reveal(
+    layout: BenchmarkLayout, declared: Declared, with_reveals: bool, reads: FolderReads
+) -> Result[VerifiedFolder]:
+    """Step 2: the benchmark's reveal folder verified, when it has one and reveals apply (else a
+    value of None and no problems)."""
+    name = declared.family.reveal_folder
+    if name is None or name not in layout.runs or not with_reveals:
+        return Result(None)
+    return verified_run(layout.run_path(name), reads)
+
+
+def prepare(
+    label: str, layout: BenchmarkLayout, declared: Declared, reveal: VerifiedFolder | None
+) -> Result[Prepared]:
+    """Step 3: the family's state prepared (its specification resolved, the benchmark-wide rules
+    checked) and the runs to score listed by id. A benchmark that cannot be scored at all (e.g. no
+    scoring specification) is None; a run whose id is unusable or collides is a problem."""
+    family, decl = declared.family, declared.declaration
+    bench = BenchmarkContext(
+        layout.id,
+        label,
+        declared.folder,
+        decl,
+        declared.contract,
+        decl.rubric.file,
+        declared.rubric_sha,
+        reveal,
+    )
+    problems = Problems()
+    state = problems.take(family.prepare(bench))
+    if state is None:
+        return problems.result(None)
+    runs = [(rel, family.run_id(rel)) for rel in layout.runs if rel != family.reveal_folder]
+    taken = (family.reveal_folder,) if reveal is not None and family.reveal_folder else ()
+    checked = list(_checked_ids(layout, runs, taken))
+    jobs = tuple(job for job in checked if not isinstance(job, Problem))
+    problems.extend(job for job in checked if isinstance(job, Problem))
+    digests = ((layout.id, declared.folder.digest), *_reveal_digest(layout.id, family, reveal))
+    has_reveal = family.reveal_folder in layout.runs
+    return problems.result(Prepared(bench, family, state, jobs, len(runs) - len(jobs), has_reveal, digests))
+
+
+def _reveal_digest(
+    bench: str, family: AnyFamily, reveal: VerifiedFolder | None
+) -> tuple[tuple[str, str], ...]:
+    return ((f"{bench}/{family.reveal_folder}", reveal.digest),) if reveal is not None else ()
+
+
+def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, options: ScoreOptions) -> Shared:
+    """What every run of the benchmark is scored and rendered with, here or in a worker process."""
+    bench = prepared.bench
+    cache_bench = bench_key(layout.id, bench.folder.digest, bench.reveal.digest if bench.reveal else None)
+    return Shared(
         layout,
         bench,
-        family,
-        state,
+        prepared.family,
+        prepared.state,
         details,
         options.cache,
         cache_bench,
         options.outputs,
         reads=options.reads,
+        locks=(*details.locks, *options.locks),
     )
-    results: list[Any] = []
+
+
+def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Iterator[Outcome]:
+    """Step 4, a map: each run verified, looked up in the run cache and on a miss scored, in worker
+    processes, on a cluster or here; outcomes in run order. A benchmark with a reveal scores its runs
+    in this process, so the blind version does not read them again."""
+    jobs = list(prepared.jobs)
+    in_process = prepared.has_reveal and options.jobs > 1
+    if options.scheduler and not in_process:
+        return on_cluster(shared, jobs, options.scheduler)
+    return in_workers(shared, score_one, jobs, 1 if prepared.has_reveal else options.jobs)
+
+
+def fold_runs(
+    prepared: Prepared, outcomes: Iterable[Outcome], failed: bool, progress: Progress
+) -> Result[Folded]:
+    """Step 5: every outcome taken in run order (whatever order workers finished in) and its share
+    folded into the family's state, until a problem is found (``failed``: one was, before); every
+    outcome's problems are kept."""
+    problems = Problems()
+    summaries: list[BaseModel] = []
     keys: list[tuple[str, str]] = []
-    in_process = jobs_at_once == 1 and options.jobs > 1  # a reveal keeps this benchmark's reads here
-    outcomes = (
-        on_cluster(shared, jobs, options.scheduler)
-        if options.scheduler and not in_process
-        else in_workers(shared, score_one, jobs, jobs_at_once)
-    )
+    digests: list[tuple[str, str]] = []
+    reused = 0
     for outcome in outcomes:
         progress.advance()
-        problems += outcome.problems
+        problems.extend(outcome.problems)
         if outcome.digest is not None:
-            digests[f"{layout.id}/{outcome.rel}"] = outcome.digest
-        if outcome.part is None or problems:
+            digests.append((f"{prepared.bench.id}/{outcome.rel}", outcome.digest))
+        if outcome.part is None or outcome.summary is None or failed or problems:
             continue
-        problems += family.fold(bench, state, outcome.run_id, outcome.part)
-        results.append(outcome.summary)
+        problems.extend(prepared.family.fold(prepared.bench, prepared.state, outcome.run_id, outcome.part))
+        summaries.append(outcome.summary)
         keys.append((outcome.run_id, outcome.key))
-        options.counts["reused" if outcome.reused else "scored"] += 1
-    if problems:
-        return None, problems
-    section, disclosures, problems = family.finish(bench, state, results)
-    if problems:
-        return None, problems
-    if options.outputs:
-        status = RunStatus(status=disclosures.status)
-        view = RunView(
-            id=layout.id,
-            title=decl.title,
-            disclosures=status,
-            section=family.run_section(section),
-            site=options.site,
-        )
-        pages = dataclasses.replace(shared, view=view, detail_model=section.detail_model())
-        options.counts["rendered"] += sum(in_workers(pages, render_one, keys, options.jobs))
-    inputs = tuple(
-        SealedInput(path=p, digest=d)
-        for p, d in sorted(digests.items())
-        if p == layout.id or p.startswith(layout.id + "/")
+        reused += outcome.reused
+    return problems.result(Folded(tuple(summaries), tuple(keys), tuple(digests), reused))
+
+
+def finish(prepared: Prepared, folded: Folded) -> Result[Finished]:
+    """Step 6: the runs' summaries, in run order, aggregated into the family's section."""
+    family = prepared.family
+    section, disclosures, problems = family.finish(prepared.bench, prepared.state, list(folded.summaries))
+    return Result(None if problems else Finished(section, disclosures), tuple(problems))
+
+
+def render_pages(shared: Shared, finished: Finished, folded: Folded, options: ScoreOptions) -> int:
+    """Step 7: each folded run's pages, rendered with the finished benchmark as its run pages show it
+    (or taken from the run cache); how many were rendered. None for ``verify``."""
+    if not options.outputs:
+        return 0
+    bench = shared.bench
+    view = RunView(
+        id=bench.id,
+        title=bench.declaration.title,
+        disclosures=RunStatus(status=finished.disclosures.status),
+        section=shared.family.run_section(finished.section),
+        site=options.site,
     )
+    pages = dataclasses.replace(shared, view=view, detail_model=finished.section.detail_model())
+    return sum(in_workers(pages, render_one, list(folded.keys), options.jobs))
+
+
+def benchmark_report(
+    prepared: Prepared, finished: Finished, folded: Folded, digests: tuple[tuple[str, str], ...]
+) -> BenchmarkReport:
+    """Step 8: the benchmark's report: its declaration, its sealed inputs and its family's section."""
+    bench, section = prepared.bench, finished.section
+    decl = bench.declaration
     rankings = section.rankings()
     return BenchmarkReport(
-        id=layout.id,
+        id=bench.id,
         title=decl.title,
         description=decl.description,
         family=decl.family,
-        rubric_file=decl.rubric.file,
-        rubric_sha256=rubric_sha,
-        inputs=inputs,
-        run_count=len(results),
-        disclosures=disclosures,
+        rubric_file=bench.rubric_file,
+        rubric_sha256=bench.rubric_sha256,
+        inputs=tuple(SealedInput(path=path, digest=digest) for path, digest in sorted(digests)),
+        run_count=len(folded.summaries),
+        disclosures=finished.disclosures,
         section=section,
         rankings=rankings,
         headline=section.headline(rankings),
-    ), []
+    )
+
+
+def _read_and_prepare(
+    label: str, layout: BenchmarkLayout, with_reveals: bool, progress: Progress, reads: FolderReads
+) -> Result[Prepared]:
+    """Steps 1 to 3. When the benchmark itself cannot be read or prepared, every run whose seal does
+    not hold is still reported."""
+    declared = read_benchmark(label, layout, reads)
+    if declared.value is None:
+        return Result(None, declared.problems + _verify_runs_only(layout, layout.runs, reads))
+    reveal_folder = declared.value.family.reveal_folder
+    if reveal_folder in layout.runs:
+        progress.advance()  # read below when reveals apply, else deliberately left out
+        reads.keep(declared.value.folder)  # the blind version scores these same bytes again
+    reveal = read_reveal(layout, declared.value, with_reveals, reads)
+    if reveal.problems:
+        return Result(None, reveal.problems)
+    prepared = prepare(label, layout, declared.value, reveal.value)
+    if prepared.value is None:
+        runs = (rel for rel in layout.runs if rel != reveal_folder)
+        return Result(None, prepared.problems + _verify_runs_only(layout, runs, reads))
+    return prepared
+
+
+def score_benchmark(
+    root: Path,
+    layout: BenchmarkLayout,
+    details: Details,
+    with_reveals: bool = True,
+    progress: Progress = SILENT,
+    options: ScoreOptions | None = None,
+) -> BenchmarkScore:
+    """Verify, parse and score one benchmark: the steps above, composed. Every step takes and
+    returns frozen values; the family's state is the one thing the family's hooks change."""
+    options = options or ScoreOptions()
+    ready = _read_and_prepare((root / layout.id).as_posix(), layout, with_reveals, progress, options.reads)
+    prepared = ready.value
+    if prepared is None:
+        return BenchmarkScore(None, ready.problems)
+    progress.advance(prepared.skipped)
+    shared = _shared(layout, prepared, details, options)
+    folded = fold_runs(prepared, score_runs(prepared, shared, options), bool(ready.problems), progress)
+    problems = ready.problems + folded.problems
+    if problems or folded.value is None:
+        return BenchmarkScore(None, problems)
+    finished = finish(prepared, folded.value)
+    if finished.value is None:
+        return BenchmarkScore(None, finished.problems)
+    rendered = render_pages(shared, finished.value, folded.value, options)
+    digests = (*prepared.digests, *folded.value.digests)
+    report = benchmark_report(prepared, finished.value, folded.value, digests)
+    return BenchmarkScore(report, (), digests, folded.value.reused, folded.value.scored, rendered)
 
 
 def score_inputs(
@@ -366,17 +540,15 @@ def score_inputs(
     ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
     """
     options = options or ScoreOptions()
-    layouts, problems = discover(root)
-    digests: dict[str, str] = {}
-    benchmarks = []
+    problems = Problems()
+    layouts = problems.take(discover(root)) or ()
     details = Details()
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
-        for layout in layouts:
-            report, more = score_benchmark(root, layout, digests, details, with_reveals, progress, options)
-            problems += more
-            if report is not None:
-                benchmarks.append(report)
+        scores = [
+            score_benchmark(root, layout, details, with_reveals, progress, options) for layout in layouts
+        ]
+        problems.extend(problem for score in scores for problem in score.problems)
         if problems:
             raise ProblemReport(problems)
     except BaseException:
@@ -384,18 +556,24 @@ def score_inputs(
         raise
     finally:
         progress.finish()
+    return _scored(scores, site_version, details)
+
+
+def _scored(scores: list[BenchmarkScore], site_version: str | None, details: Details) -> Scored:
+    """Every benchmark's report in one site report, and what scoring them counted."""
+    digests = dict(digest for score in scores for digest in score.digests)
     digest = inputs_digest(digests)
     site = SiteReport(
         generator=f"benchsite {__version__}",
         site_version=site_version or f"sha-{digest[:12]}",
         inputs_digest=digest,
-        benchmarks=tuple(benchmarks),
+        benchmarks=tuple(score.report for score in scores if score.report is not None),
     )
     return Scored(
         report=site,
         folders=len(digests),
         details=details,
-        reused=options.counts["reused"],
-        scored=options.counts["scored"],
-        rendered=options.counts["rendered"],
+        reused=sum(score.reused for score in scores),
+        scored=sum(score.scored for score in scores),
+        rendered=sum(score.rendered for score in scores),
     )

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from generator.errors import InputRefused, Problem, printable
+from generator.errors import InputRefused, Problem, Problems, Result, printable
 from generator.files import ReadFailure, chunks, is_link, open_regular, read_regular, reason
 
 SEAL_NAME = "SHA256SUMS"
@@ -55,14 +55,15 @@ def _entry_problem(rel: str) -> str | None:
     return None
 
 
-def parse_seal(path: Path, data: bytes) -> tuple[dict[str, str], list[Problem]]:
-    """Parse a seal's bytes into entries, refusing anything a strict reader should not guess at."""
+def parse_seal(path: Path, data: bytes) -> Result[dict[str, str]]:
+    """Parse a seal's bytes into entries, refusing anything a strict reader should not guess at
+    (None when any line is refused)."""
     seal = path / SEAL_NAME
-    problems: list[Problem] = []
+    problems = Problems()
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return {}, [_refuse(seal, "", "is not UTF-8 text")]
+        return Result(None, (_refuse(seal, "", "is not UTF-8 text"),))
     if text and not text.endswith("\n"):
         problems.append(_refuse(seal, "last line", "does not end with a newline"))
     entries: dict[str, str] = {}
@@ -91,7 +92,7 @@ def parse_seal(path: Path, data: bytes) -> tuple[dict[str, str], list[Problem]]:
         entries[rel] = digest
     if not entries and not problems:
         problems.append(_refuse(seal, "", "lists no files"))
-    return entries, problems
+    return problems.result(None if problems else entries)
 
 
 def native(rel: str) -> str:
@@ -108,26 +109,24 @@ def key_of(name: str) -> str | None:
         return None
 
 
-def read_sealed_folder(path: Path) -> tuple[SealedFolder | None, list[Problem]]:
+def read_sealed_folder(path: Path) -> Result[SealedFolder]:
     """Read and parse the seal of ``path``; refuse when there is none."""
     seal = path / SEAL_NAME
     try:
         data = read_regular(seal)
     except ReadFailure as exc:
         if exc.errno == errno.ENOENT:
-            return None, [_refuse(path, "", f"no seal: the folder has no {SEAL_NAME}")]
+            return Result(None, (_refuse(path, "", f"no seal: the folder has no {SEAL_NAME}"),))
         if is_link(seal):
-            return None, [_refuse(seal, "", "is not a regular file (a symbolic link)")]
-        return None, [Problem(str(seal), "", exc.message, refused=exc.refused)]
-    entries, problems = parse_seal(path, data)
-    if problems:
-        return None, problems
-    return SealedFolder(path, data, entries), []
+            return Result(None, (_refuse(seal, "", "is not a regular file (a symbolic link)"),))
+        return Result(None, (Problem(str(seal), "", exc.message, refused=exc.refused),))
+    entries = parse_seal(path, data)
+    if entries.value is None:
+        return Result(None, entries.problems)
+    return Result(SealedFolder(path, data, entries.value))
 
 
-def walk_files(
-    root: Path, skip: set[str] | None, problems: list[Problem]
-) -> Iterator[tuple[str, os.stat_result]]:
+def walk_files(root: Path, skip: set[str] | None, problems: Problems) -> Iterator[tuple[str, os.stat_result]]:
     """Every entry below ``root`` as (relative path as UTF-8 text, lstat), sorted, never following
     links, never entering the folders in ``skip`` (relative paths: nested sealed folders). A folder
     that cannot be listed, an entry that cannot be examined and a name that is not UTF-8 are refusals
@@ -173,7 +172,7 @@ def nested_seals(root: Path) -> list[str]:
 
 def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
     """Every file under the folder (outside nested sealed subfolders) listed, and nothing else."""
-    problems: list[Problem] = []
+    problems = Problems()
     seal = folder.path / SEAL_NAME
     present: set[str] = set()
     for rel, info in walk_files(folder.path, nested, problems):
@@ -193,7 +192,7 @@ def check_coverage(folder: SealedFolder, nested: set[str]) -> list[Problem]:
             problems.append(_refuse(seal, rel, f"lists a file inside {inside}/, which has its own seal"))
         elif rel not in present and not is_link(folder.path / native(rel)):
             problems.append(_refuse(seal, rel, "listed file is missing"))
-    return problems
+    return problems.as_list()
 
 
 def hash_file(path: Path) -> str:
@@ -225,7 +224,7 @@ def write_seal(path: Path) -> Path:
     if os.path.lexists(seal):
         raise InputRefused(f"{seal}: a seal already exists; benchsite never changes an existing seal")
     lines: list[tuple[bytes, str]] = []
-    problems: list[Problem] = []
+    problems = Problems()
     bad: list[str] = []
     for rel, info in walk_files(path, set(nested_seals(path)), problems):
         full = path / native(rel)

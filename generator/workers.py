@@ -7,10 +7,14 @@ pages itself and returns the small outcome (summary, the run's share of the aggr
 problems); the parent folds shares in sorted run order whatever order workers finish in, so no
 figure depends on the worker count.
 
-Workers are forked, so what they share (the benchmark, its prepared state, the spool, the cache)
-is inherited, never serialised. A worker ignores Ctrl-C (the parent stops the pool), closes its
-copies of the site lock, and exits when its parent is gone, so a killed build leaves no lock held
-and no process behind.
+Workers are forked, so what they share (:class:`Shared`: the benchmark, its prepared state, the
+spool, the cache) is inherited, never serialised: the pool's initialiser receives it at the fork and
+keeps it in the worker process's one piece of state (:data:`_IN_WORKER`), because a process pool
+calls a task through a picklable module-level function and pickling the prepared state for every
+task would cost more than scoring it. The build's own process never sets it: there every step is
+handed its ``Shared``. A worker ignores Ctrl-C (the parent stops the pool), closes its copies of the
+build's locks (``Shared.locks``), and exits when its parent is gone, so a killed build leaves no lock
+held and no process behind.
 """
 
 from __future__ import annotations
@@ -20,13 +24,14 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from generator.cache import RunCache
-from generator.errors import Problem
+from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.portable import can_fork, usable_cores, worker_start
@@ -46,13 +51,11 @@ def default_jobs() -> int:
     return usable_cores()
 
 
-def verified_run(
-    run_path: Path, reads: FolderReads | None = None
-) -> tuple[VerifiedFolder | None, list[Problem]]:
+def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[VerifiedFolder]:
     """A run folder read and checked against its seal (through the build's ``reads``); it may not hold
     further sealed folders."""
     if nested_seals(run_path):
-        return None, [Problem(str(run_path), "", "a run folder may not hold further sealed folders")]
+        return Result(None, (Problem(str(run_path), "", "a run folder may not hold further sealed folders"),))
     return (reads or FolderReads()).verify(run_path)
 
 
@@ -75,6 +78,9 @@ class Shared:
     """The type of a spooled run's rows, to render its pages from."""
     reads: FolderReads | None = None
     """The build's reads of sealed folders (a forked worker inherits what was read before the fork)."""
+    locks: tuple[int, ...] = ()
+    """Descriptors of the locks the build holds (the spool's, the site's): a forked worker closes its
+    copies, so a lock never outlives the build that took it."""
 
 
 @dataclass(frozen=True)
@@ -86,23 +92,23 @@ class Outcome:
     digest: str | None
     summary: BaseModel | None
     part: BaseModel | None
-    problems: list[Problem]
+    problems: tuple[Problem, ...]
     reused: bool = False
     key: str = ""
     """The run's cache key (its pages are kept under it and the view's digest)."""
 
 
-_SHARED: Shared | None = None
+Job = tuple[str, str]
+"""(sealed subfolder, run id) of a run to score; (run id, cache key) of a run whose pages to render."""
 
 
-def score_one(job: tuple[str, str]) -> Outcome:
+def score_one(shared: Shared, job: Job) -> Outcome:
     """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache."""
-    assert _SHARED is not None, "score_one runs inside in_workers only"
-    shared = _SHARED
     rel, run_id = job
-    run, problems = verified_run(shared.layout.run_path(rel), shared.reads)
+    verified = verified_run(shared.layout.run_path(rel), shared.reads)
+    run = verified.value
     if run is None:
-        return Outcome(rel, run_id, None, None, None, problems)
+        return Outcome(rel, run_id, None, None, None, verified.problems)
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
     hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
@@ -110,26 +116,23 @@ def score_one(job: tuple[str, str]) -> Outcome:
     if hit is not None:
         if shared.outputs:
             shared.details.put_bytes(bench, run_id, hit.detail)
-        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, [], reused=True, key=key)
+        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key)
     scored, problems = family.score_run(shared.bench, shared.state, run_id, run)
     if scored is None or problems:
-        return Outcome(rel, run_id, run.digest, None, None, problems)
+        return Outcome(rel, run_id, run.digest, None, None, tuple(problems))
     if shared.outputs:
         detail = shared.details.put(bench, run_id, scored.detail)
         shared.cache.store(key, family.name, scored.summary, scored.part, detail)
-    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, [], key=key)
+    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, (), key=key)
 
 
-def render_one(job: tuple[str, str]) -> bool:
+def render_one(shared: Shared, job: Job) -> bool:
     """One run's pages with the benchmark's view: from the cache, else rendered from its spooled
     rows and kept. True when they were rendered. (The renderer is imported here, in the one step
     that renders: scoring imports no Jinja or Markdown.)"""
     from generator.render import render_run
 
-    shared = _SHARED
-    assert shared is not None and shared.view and shared.detail_model, (
-        "render_one runs inside in_workers only"
-    )
+    assert shared.view and shared.detail_model, "render_one renders once the benchmark is finished"
     view = shared.view
     run_id, run_key = job
     bench = shared.bench.id
@@ -144,24 +147,41 @@ def render_one(job: tuple[str, str]) -> bool:
     return rendered
 
 
+class _InWorker:
+    """What a forked worker process works with: set once, by the pool's initialiser, in the worker."""
+
+    shared: Shared | None = None
+
+
+_IN_WORKER = _InWorker()
+"""The one piece of module state, set in a forked worker process only (see the module's docstring)."""
+
+
+def _start_worker(parent: int, shared: Shared) -> None:
+    """A forked worker's initialiser: ``portable.worker_start``, then keep what it works with."""
+    worker_start(parent, shared.locks)
+    _IN_WORKER.shared = shared
+
+
+def _in_worker(work: Callable[[Shared, Job], T], job: Job) -> T:
+    """``work`` of one job, in a worker process, with what its initialiser kept."""
+    assert _IN_WORKER.shared is not None, "runs in a worker that _start_worker started"
+    return work(_IN_WORKER.shared, job)
+
+
 def in_workers(
-    shared: Shared, work: Callable[[tuple[str, str]], T], jobs: list[tuple[str, str]], workers: int
+    shared: Shared, work: Callable[[Shared, Job], T], jobs: list[Job], workers: int
 ) -> Iterator[T]:
-    """``work`` of each job, in the order given, done by up to ``workers`` processes."""
-    global _SHARED
-    _SHARED = shared
+    """``work`` of each job with ``shared``, in the order given, done by up to ``workers`` processes."""
+    if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
+        yield from (work(shared, job) for job in jobs)
+        return
+    context = multiprocessing.get_context("fork")
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(), shared)
+    )
     try:
-        if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
-            yield from map(work, jobs)
-            return
-        context = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(
-            workers, mp_context=context, initializer=worker_start, initargs=(os.getpid(),)
-        )
-        try:
-            chunk = max(1, min(32, len(jobs) // (workers * 8)))
-            yield from pool.map(work, jobs, chunksize=chunk)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+        chunk = max(1, min(32, len(jobs) // (workers * 8)))
+        yield from pool.map(partial(_in_worker, work), jobs, chunksize=chunk)
     finally:
-        _SHARED = None
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, read_regular
-from generator.portable import CLOEXEC, HELD_LOCKS, NOFOLLOW, try_lock
+from generator.portable import CLOEXEC, NOFOLLOW, try_lock
 from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
@@ -136,15 +136,14 @@ def _take_lock(out: Path) -> int:
 
 
 @contextlib.contextmanager
-def site_lock(out: Path) -> Iterator[None]:
+def site_lock(out: Path) -> Iterator[int]:
     """The site's lock file, taken without waiting and removed when the build ends (held until
-    removed, so a build that opened it meanwhile sees it gone and takes a new one)."""
+    removed, so a build that opened it meanwhile sees it gone and takes a new one). Yields the
+    lock's descriptor, for a forked worker to close (``portable.worker_start``)."""
     fd = _take_lock(out)
-    HELD_LOCKS.add(fd)
     try:
-        yield
+        yield fd
     finally:
-        HELD_LOCKS.discard(fd)
         with contextlib.suppress(OSError):
             lock_path(out).unlink()
         os.close(fd)
@@ -599,6 +598,8 @@ class SiteWriter:
         """Where the note of the site-level files is kept (None: no run cache, always render them)."""
         self.stages: list[Staging] = []
         self._lock: contextlib.ExitStack | None = None
+        self.locks: tuple[int, ...] = ()
+        """The descriptor of the site lock while it is held: a forked scoring worker closes its copy."""
         self._created: list[Path] = []
         """Folders this build created for ``out``, innermost first: a failed build removes them."""
 
@@ -607,7 +608,7 @@ class SiteWriter:
             self._created = [p for p in (self.out, *self.out.parents) if not p.exists()]
             self.out.mkdir(parents=True, exist_ok=True)
             self._lock = contextlib.ExitStack()
-            self._lock.enter_context(site_lock(self.out))
+            self.locks = (self._lock.enter_context(site_lock(self.out)),)
             _sweep(self.out)
         except BaseException as exc:
             self.__exit__(type(exc), exc, None)
@@ -619,6 +620,7 @@ class SiteWriter:
             shutil.rmtree(stage.folder, ignore_errors=True)
         if self._lock is not None:
             self._lock.close()
+            self.locks = ()
         if exc is not None:
             for folder in self._created:  # a refused build leaves a new --out as it was: absent
                 with contextlib.suppress(OSError):

@@ -30,7 +30,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -152,7 +152,7 @@ def positions(size: int, sample: int, rng: random.Random) -> list[int]:
     return sorted(rng.sample(range(size), min(sample, size)))
 
 
-def _refuses(problems: list[Problem], file: SealedFile) -> bool:
+def _refuses(problems: Iterable[Problem], file: SealedFile) -> bool:
     """A refusal (exit 3) naming the changed file; for a seal, any refusal of its folder."""
     return any(p.refused and (file.is_seal or p.file == str(file.path)) for p in problems)
 
@@ -160,8 +160,8 @@ def _refuses(problems: list[Problem], file: SealedFile) -> bool:
 def _seal_of(folder: Path) -> tuple[SealedFolder, tuple[str, ...]]:
     """The folder's seal and nested sealed folders, after checking the untouched folder verifies."""
     nested = tuple(nested_seals(folder))
-    _, problems = verify_folder(folder, nested)
-    seal, _ = read_sealed_folder(folder)
+    problems = verify_folder(folder, nested).problems
+    seal = read_sealed_folder(folder).value
     if problems or seal is None:
         raise ValueError(f"{folder}: does not verify untouched: {[p.render() for p in problems]}")
     return seal, nested
@@ -170,11 +170,11 @@ def _seal_of(folder: Path) -> tuple[SealedFolder, tuple[str, ...]]:
 def _byte_refused(file: SealedFile, seal: SealedFolder, nested: tuple[str, ...], whole: bool) -> bool:
     """Is the file, as it now is on disk, refused by the verification the build runs on its folder?"""
     if file.is_seal:
-        return _refuses(verify_folder(file.folder, nested)[1], file)
+        return _refuses(verify_folder(file.folder, nested).problems, file)
     data, problem = read_verified(seal, file.rel)
     if data is not None or problem is None or not problem.refused:
         return False
-    return not whole or _refuses(verify_folder(file.folder, nested)[1], file)
+    return not whole or _refuses(verify_folder(file.folder, nested).problems, file)
 
 
 def tamper_bytes(file: SealedFile, where: list[int], rng: random.Random, report: TamperReport) -> None:
@@ -273,7 +273,7 @@ def tamper_through_cli(bench: Workbench, file: SealedFile, pos: int, report: Tam
 
 def structural_tampers(folder: Path, copies: Path, rng: random.Random) -> dict[str, Callable[[], object]]:
     """Kind → a change to one sealed folder that must be refused (each undone by restoring it)."""
-    seal, _ = read_sealed_folder(folder)
+    seal = read_sealed_folder(folder).value
     if seal is None:
         raise ValueError(f"{folder}: unreadable seal")
     victim = folder / rng.choice(sorted(seal.entries))

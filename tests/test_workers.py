@@ -1,0 +1,89 @@
+"""Scoring in worker processes (generator.workers): the order of results, what a worker works with,
+and the build's locks closed in every forked worker. No module state is set in the build's process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator import workers
+from generator.cache import RunCache
+from generator.inputs import FolderReads, discover
+from generator.portable import can_fork
+from generator.score import Details, ScoreOptions, _shared, prepare, read_benchmark
+from generator.workers import PARALLEL_MIN_RUNS, Job, Shared, in_workers, verified_run
+from tests.conftest import CORPUS
+
+
+def _shared_for(bench: str, details: Details, locks: tuple[int, ...] = ()) -> Shared:
+    layout = next(layout for layout in discover(CORPUS).value or () if layout.id == bench)
+    read = read_benchmark(f"runs/{bench}", layout, FolderReads())
+    assert read.value is not None
+    prepared = prepare(f"runs/{bench}", layout, read.value, None).value
+    assert prepared is not None
+    return _shared(layout, prepared, details, ScoreOptions(cache=RunCache(None), locks=locks))
+
+
+def where_done(shared: Shared, job: Job) -> tuple[int, Job, str]:
+    """A job's process, the job and the benchmark it was given (module level: a pool pickles it)."""
+    return os.getpid(), job, shared.layout.id
+
+
+def lock_closed(shared: Shared, job: Job) -> bool:
+    """Whether the last of the build's locks is closed in the process that does the job."""
+    try:
+        os.fstat(shared.locks[-1])
+    except OSError:
+        return True
+    return False
+
+
+JOBS = [(f"rel-{n:02d}", f"run-{n:02d}") for n in range(PARALLEL_MIN_RUNS + 4)]
+
+
+def test_in_process_each_job_is_done_here_in_order_with_the_shared_value() -> None:
+    details = Details()
+    try:
+        shared = _shared_for("docs-quality", details)
+        done = list(in_workers(shared, where_done, JOBS, workers=1))
+    finally:
+        details.close()
+    assert done == [(os.getpid(), job, "docs-quality") for job in JOBS]
+    assert workers._IN_WORKER.shared is None
+
+
+@pytest.mark.skipif(not can_fork(), reason="workers are forked only where the platform can fork")
+def test_forked_workers_give_results_in_job_order_and_leave_no_state_here() -> None:
+    details = Details()
+    try:
+        shared = _shared_for("docs-quality", details)
+        done = list(in_workers(shared, where_done, JOBS, workers=2))
+    finally:
+        details.close()
+    assert [(job, bench) for _, job, bench in done] == [(job, "docs-quality") for job in JOBS]
+    assert os.getpid() not in {pid for pid, _, _ in done}
+    assert workers._IN_WORKER.shared is None  # set in the workers only
+
+
+@pytest.mark.skipif(not can_fork(), reason="workers are forked only where the platform can fork")
+def test_a_forked_worker_closes_its_copies_of_the_build_locks(tmp_path: Path) -> None:
+    fd = os.open(tmp_path / "lock", os.O_RDWR | os.O_CREAT)
+    details = Details()
+    try:
+        shared = _shared_for("docs-quality", details, locks=(fd,))
+        assert shared.locks == (*details.locks, fd)
+        assert all(in_workers(shared, lock_closed, JOBS, workers=2))
+        assert not lock_closed(shared, JOBS[0])  # still open here
+    finally:
+        details.close()
+        os.close(fd)
+
+
+def test_a_run_folder_holding_a_sealed_folder_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "inner" / "SHA256SUMS").write_text("")
+    verified = verified_run(tmp_path)
+    assert verified.value is None
+    assert [p.message for p in verified.problems] == ["a run folder may not hold further sealed folders"]
