@@ -37,6 +37,7 @@ from generator.families.points.spec import (
 )
 from generator.seal import SEAL_NAME, write_seal
 from tests.conftest import run_cli
+from tests.pages import parse, squash
 
 BUILTIN: dict[str, Any] = json.loads(BUILTIN_FILE.read_text())
 TASK = PointsTask(id="t1", title="task one", allowlist=("src/",))
@@ -438,6 +439,12 @@ def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(tmp_path: Pa
     for head in ("accuracy", "examples", "coverage", "focus"):
         assert f'<th scope="col" class="num">{head}</th>' in run_page
     assert "Deterministic (of 100)" in run_page
+    site = json.loads((out / "v1" / "data" / "site.json").read_text())
+    for bench in site["benchmarks"]:
+        statement = bench["section"]["scoring"]["statement"]
+        disclosures = squash(" ".join(parse(pages / bench["id"] / "disclosures.html").text))
+        assert f"computed under {statement}." in disclosures, bench["id"]
+        assert bench["section"]["scoring"]["sha256"] in statement
 
 
 def test_rubric_explain_finds_the_scoring_file_its_benchmark_pins(corpus: Path) -> None:
