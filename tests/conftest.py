@@ -29,6 +29,20 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["BENCHSITE_CACHE_KEY"] = str(Path(tempfile.mkdtemp(prefix="benchsite-test-key-")) / "key")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``): the tests of a module that share a module-scoped
+    fixture (a built site, a browser, a crawl) run on one worker, so that fixture is made once; every
+    other test goes to whichever worker is free."""
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        scopes = {d.scope for defs in definitions.name2fixturedefs.values() for d in defs}
+        if scopes & {"module", "class", "package"} and item.module is not None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(os.environ.pop("BENCHSITE_CACHE", ""), ignore_errors=True)
     shutil.rmtree(Path(os.environ.pop("BENCHSITE_CACHE_KEY", "/nonexistent/key")).parent, ignore_errors=True)
@@ -49,6 +63,19 @@ def corpus(tmp_path: Path) -> Path:
     """A writable copy of ``runs/``."""
     target = tmp_path / "runs"
     shutil.copytree(CORPUS, target)
+    return target
+
+
+def corpus_of(target: Path, *benchmarks: str) -> Path:
+    """A writable inputs root at ``target`` holding only the named benchmarks of ``runs/``, each
+    with its seals, byte for byte.
+
+    For a test whose point is one benchmark: the whole corpus builds two versions (its reveal) and
+    costs about twenty times a build of ``agent-dx`` alone.
+    """
+    target.mkdir(parents=True)
+    for name in benchmarks:
+        shutil.copytree(CORPUS / name, target / name, symlinks=True)
     return target
 
 
