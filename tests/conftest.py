@@ -79,6 +79,13 @@ def corpus_of(target: Path, *benchmarks: str) -> Path:
     return target
 
 
+@pytest.fixture(scope="session")
+def one_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``runs/agent-dx`` alone as an inputs root, to be read like ``runs/`` itself and never changed:
+    for a test whose point is not the corpus's content (the site lock, the output folder, a flag)."""
+    return corpus_of(tmp_path_factory.mktemp("one-benchmark") / "runs", "agent-dx")
+
+
 def run_cli(*args: str | Path) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=True)
 
