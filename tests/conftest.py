@@ -86,6 +86,16 @@ def one_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return corpus_of(tmp_path_factory.mktemp("one-benchmark") / "runs", "agent-dx")
 
 
+@pytest.fixture(scope="session")
+def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``runs/`` built once per test process as version ``v1`` (its blind version first, as a fresh
+    clone's build publishes it), to be read and never changed: copy it to change it."""
+    out = tmp_path_factory.mktemp("example") / "site"
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 0, result.output
+    return out
+
+
 def run_cli(*args: str | Path) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=True)
 
