@@ -29,6 +29,20 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["BENCHSITE_CACHE_KEY"] = str(Path(tempfile.mkdtemp(prefix="benchsite-test-key-")) / "key")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``): the tests of a module that share a module-scoped
+    fixture (a built site, a browser, a crawl) run on one worker, so that fixture is made once; every
+    other test goes to whichever worker is free."""
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        scopes = {d.scope for defs in definitions.name2fixturedefs.values() for d in defs}
+        if scopes & {"module", "class", "package"} and item.module is not None:
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(os.environ.pop("BENCHSITE_CACHE", ""), ignore_errors=True)
     shutil.rmtree(Path(os.environ.pop("BENCHSITE_CACHE_KEY", "/nonexistent/key")).parent, ignore_errors=True)
@@ -50,6 +64,36 @@ def corpus(tmp_path: Path) -> Path:
     target = tmp_path / "runs"
     shutil.copytree(CORPUS, target)
     return target
+
+
+def corpus_of(target: Path, *benchmarks: str) -> Path:
+    """A writable inputs root at ``target`` holding only the named benchmarks of ``runs/``, each
+    with its seals, byte for byte.
+
+    For a test whose point is one benchmark: the whole corpus builds two versions (its reveal) and
+    costs about twenty times a build of ``agent-dx`` alone.
+    """
+    target.mkdir(parents=True)
+    for name in benchmarks:
+        shutil.copytree(CORPUS / name, target / name, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def one_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``runs/agent-dx`` alone as an inputs root, to be read like ``runs/`` itself and never changed:
+    for a test whose point is not the corpus's content (the site lock, the output folder, a flag)."""
+    return corpus_of(tmp_path_factory.mktemp("one-benchmark") / "runs", "agent-dx")
+
+
+@pytest.fixture(scope="session")
+def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``runs/`` built once per test process as version ``v1`` (its blind version first, as a fresh
+    clone's build publishes it), to be read and never changed: copy it to change it."""
+    out = tmp_path_factory.mktemp("example") / "site"
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    assert result.exit_code == 0, result.output
+    return out
 
 
 def run_cli(*args: str | Path) -> Result:

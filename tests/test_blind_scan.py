@@ -34,7 +34,7 @@ import pytest
 from generator.families.trials.report import TrialsSection
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME
-from tests.conftest import CORPUS, reseal, run_cli, snapshot
+from tests.conftest import CORPUS, corpus_of, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
 REVEAL = CORPUS / BENCH / "reveal" / "reveal.json"
@@ -185,9 +185,9 @@ def test_the_mkdocs_export_of_the_blind_inputs_holds_no_withheld_identity(export
 
 
 def runs_naming_a_provider(tmp_path: Path) -> Path:
-    """A copy of the corpus whose blind run ``run-p-a`` names its provider in a free-text field."""
-    runs = tmp_path / "runs"
-    shutil.copytree(CORPUS, runs)
+    """A copy of the corpus's blind benchmark alone whose run ``run-p-a`` names its provider in a
+    free-text field (the other benchmarks have no blind field to leak through)."""
+    runs = corpus_of(tmp_path / "runs", BENCH)
     run = runs / BENCH / "run-p-a"
     meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
     meta["producer"] = f"harness of {provider_names()['P-A']}"
@@ -225,8 +225,7 @@ def cite_blind_scores(runs: Path) -> None:
 def test_a_partial_or_encoded_provider_name_in_a_blind_field_is_refused_too(
     tmp_path: Path, producer: str
 ) -> None:
-    runs = tmp_path / "runs"
-    shutil.copytree(CORPUS, runs)
+    runs = corpus_of(tmp_path / "runs", BENCH)
     run = runs / BENCH / "run-p-a"
     meta = json.loads((run / "run.json").read_text(encoding="utf-8")) | {"producer": producer}
     (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")

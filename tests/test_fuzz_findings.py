@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import reseal, run_cli, snapshot
+from tests.conftest import corpus_of, reseal, run_cli, snapshot
 
 STORE_RUN = "recsys-grounding/.agenteval/subjects/agents/recsys-agent/runs/2026-10-01_10-00-01_fadc2bac"
 SCENARIO = "scenarios/c01·policy-match.json"
@@ -29,7 +29,8 @@ def _mutate_scenario(corpus: Path, change: str) -> None:
     reseal(corpus / STORE_RUN)
 
 
-def test_a_benchmark_declaration_that_is_null_is_refused_not_dropped(corpus: Path, tmp_path: Path) -> None:
+def test_a_benchmark_declaration_that_is_null_is_refused_not_dropped(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "je-validation")  # the benchmark the case breaks, alone
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
@@ -38,7 +39,8 @@ def test_a_benchmark_declaration_that_is_null_is_refused_not_dropped(corpus: Pat
     _check(corpus, out, before, "benchmark.json: $: the document is null: expected a JSON object")
 
 
-def test_a_row_that_is_null_is_refused_not_skipped(corpus: Path, tmp_path: Path) -> None:
+def test_a_row_that_is_null_is_refused_not_skipped(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "agent-dx")  # the benchmark the case breaks, alone
     run = corpus / "agent-dx" / "run-subject-a3f1-1"
     lines = (run / "attempts.jsonl").read_text(encoding="utf-8").splitlines()
     out = tmp_path / "site"
@@ -49,7 +51,8 @@ def test_a_row_that_is_null_is_refused_not_skipped(corpus: Path, tmp_path: Path)
     _check(corpus, out, before, "attempts.jsonl: line 2: the row is null: expected a JSON object")
 
 
-def test_a_store_output_tree_nested_too_deep_is_invalid_not_a_traceback(corpus: Path, tmp_path: Path) -> None:
+def test_a_store_output_tree_nested_too_deep_is_invalid_not_a_traceback(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "recsys-grounding")  # the benchmark the case breaks, alone
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
@@ -57,7 +60,8 @@ def test_a_store_output_tree_nested_too_deep_is_invalid_not_a_traceback(corpus: 
     _check(corpus, out, before, "JSON nesting is too deep")
 
 
-def test_a_store_output_tree_is_read_as_strictly_as_a_file(corpus: Path, tmp_path: Path) -> None:
+def test_a_store_output_tree_is_read_as_strictly_as_a_file(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "recsys-grounding")  # the benchmark the case breaks, alone
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
@@ -66,9 +70,8 @@ def test_a_store_output_tree_is_read_as_strictly_as_a_file(corpus: Path, tmp_pat
     assert "duplicate key" in output or "infinity" in output
 
 
-def test_a_million_element_row_is_refused_and_the_report_stays_one_screen(
-    corpus: Path, tmp_path: Path
-) -> None:
+def test_a_million_element_row_is_refused_and_the_report_stays_one_screen(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "vibe-delivery")  # the benchmark the case breaks, alone
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)
@@ -92,8 +95,9 @@ def test_problems_past_the_per_file_cap_are_counted_not_printed() -> None:
     assert lines[-1].startswith(f"{PER_FILE + 40} problem(s)")
 
 
-def test_an_allowlist_of_a_million_entries_is_refused_at_once(corpus: Path, tmp_path: Path) -> None:
+def test_an_allowlist_of_a_million_entries_is_refused_at_once(tmp_path: Path) -> None:
     """Valid JSON, but every changed path is matched against every entry: it took minutes."""
+    corpus = corpus_of(tmp_path / "runs", "agent-dx")  # the benchmark the case breaks, alone
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v0").exit_code == 0
     before = snapshot(out)

@@ -30,12 +30,14 @@ from tests.test_blind_scan import (
 # --- the site lock and the staging folders (item 17, and a refused build's lock) ------------------
 
 
-def test_a_planted_lock_symlink_is_refused_and_its_target_never_created(tmp_path: Path) -> None:
+def test_a_planted_lock_symlink_is_refused_and_its_target_never_created(
+    tmp_path: Path, one_benchmark: Path
+) -> None:
     out, outside = tmp_path / "site", tmp_path / "outside" / "made-by-benchsite"
     out.mkdir()
     outside.parent.mkdir()
     lock_path(out).symlink_to(outside)
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 2, result.output
     assert f"{lock_path(out)}: is a symbolic link" in result.output
     assert not outside.exists()
@@ -43,7 +45,9 @@ def test_a_planted_lock_symlink_is_refused_and_its_target_never_created(tmp_path
 
 
 @pytest.mark.parametrize("where", ["beside", "inside"])
-def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path, where: str) -> None:
+def test_a_planted_staging_symlink_is_refused_naming_it(
+    tmp_path: Path, where: str, one_benchmark: Path
+) -> None:
     """Beside the site, where staging folders go, and inside it, where earlier versions put them."""
     out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
     out.mkdir()
@@ -52,7 +56,7 @@ def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path, where: s
     parent, prefix = temp_prefix(out)
     planted = parent / f"{prefix}planted" if where == "beside" else out / ".benchsite-tmp-planted"
     planted.symlink_to(elsewhere)
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 2, result.output
     assert f"{planted}: is a symbolic link" in result.output
     assert "None" not in result.output
@@ -60,9 +64,9 @@ def test_a_planted_staging_symlink_is_refused_naming_it(tmp_path: Path, where: s
     assert sorted(p.name for p in out.iterdir()) == ([] if where == "beside" else [planted.name])
 
 
-def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path) -> None:
+def test_a_build_leaves_no_lock_file_in_the_site(tmp_path: Path, one_benchmark: Path) -> None:
     out = tmp_path / "site"
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == []
     parent, prefix = temp_prefix(out)
@@ -177,37 +181,39 @@ def test_the_root_index_lists_only_versions_the_site_recorded(tmp_path: Path) ->
     ],
 )
 def test_a_no_op_rebuild_refuses_a_tampered_published_file(
-    tmp_path: Path, rel: str, change: Callable[[bytes], bytes]
+    tmp_path: Path, rel: str, change: Callable[[bytes], bytes], one_benchmark: Path
 ) -> None:
     out = tmp_path / "site"
-    _build(CORPUS, out, "v1")
+    _build(one_benchmark, out, "v1")
     page = out / "v1" / rel
     tampered = change(page.read_bytes())
     assert tampered != page.read_bytes()
     page.write_bytes(tampered)
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 5, result.output
     assert f"{out / 'v1'}: published version 'v1' was changed after publication: {rel}" in result.output
     assert page.read_bytes() == tampered  # refused, not rewritten: versions are immutable
 
 
-def test_a_no_op_rebuild_refuses_a_published_file_added_or_removed(tmp_path: Path) -> None:
+def test_a_no_op_rebuild_refuses_a_published_file_added_or_removed(
+    tmp_path: Path, one_benchmark: Path
+) -> None:
     out = tmp_path / "site"
-    _build(CORPUS, out, "v1")
+    _build(one_benchmark, out, "v1")
     (out / "v1" / "extra.html").write_text("<p>planted</p>")
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert (result.exit_code, "extra.html" in result.output) == (5, True), result.output
     (out / "v1" / "extra.html").unlink()
     (out / "v1" / "report.html").unlink()
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert (result.exit_code, "report.html" in result.output) == (5, True), result.output
 
 
-def test_an_untouched_version_is_still_a_no_op(tmp_path: Path) -> None:
+def test_an_untouched_version_is_still_a_no_op(tmp_path: Path, one_benchmark: Path) -> None:
     out = tmp_path / "site"
-    _build(CORPUS, out, "v1")
+    _build(one_benchmark, out, "v1")
     before = snapshot(out)
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
+    result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1")
     assert result.exit_code == 0, result.output
     assert "unchanged:" in result.output and "published file" in result.output
     assert snapshot(out) == before
@@ -216,8 +222,8 @@ def test_an_untouched_version_is_still_a_no_op(tmp_path: Path) -> None:
 # --- the run cache: keyed entries, owner and mode checks (item 4) ----------------------------------
 
 
-def _cached_build(out: Path, cache: Path, key: Path, *more: str) -> str:
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--cache", cache, *more)
+def _cached_build(runs: Path, out: Path, cache: Path, key: Path, *more: str) -> str:
+    result = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--cache", cache, *more)
     assert result.exit_code == 0, result.output
     return result.output
 
@@ -250,50 +256,54 @@ def _reseal_entry(path: Path, key: bytes) -> None:
 
 @pytest.mark.slow
 def test_a_forged_run_entry_with_recomputed_checksums_is_redone(
-    tmp_path: Path, keyed: tuple[Path, Path]
+    tmp_path: Path, keyed: tuple[Path, Path], one_benchmark: Path
 ) -> None:
     cache, key = keyed
-    first = _cached_build(tmp_path / "a", cache, key)
+    first = _cached_build(one_benchmark, tmp_path / "a", cache, key)
     entries = _run_entries(cache)
-    assert entries and _reused(_cached_build(tmp_path / "warm", cache, key)) > 0
+    assert entries and _reused(_cached_build(one_benchmark, tmp_path / "warm", cache, key)) > 0
     for entry in entries:
         fields = json.loads(entry.read_bytes())
         fields["summary"]["producer"] = "FORGED-PRODUCER"
         entry.write_text(json.dumps(fields))
         _reseal_entry(entry, b"the forger's own key")
-    output = _cached_build(tmp_path / "b", cache, key)
+    output = _cached_build(one_benchmark, tmp_path / "b", cache, key)
     assert _reused(output) == 0, output
     assert b"FORGED-PRODUCER" not in (tmp_path / "b" / "v1" / "data" / "site.json").read_bytes()
     assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a"), first
 
 
 @pytest.mark.slow
-def test_entries_kept_under_another_users_key_are_redone(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+def test_entries_kept_under_another_users_key_are_redone(
+    tmp_path: Path, keyed: tuple[Path, Path], one_benchmark: Path
+) -> None:
     cache, key = keyed
-    _cached_build(tmp_path / "a", cache, key)
-    assert _reused(_cached_build(tmp_path / "b", cache, key)) > 0
+    _cached_build(one_benchmark, tmp_path / "a", cache, key)
+    assert _reused(_cached_build(one_benchmark, tmp_path / "b", cache, key)) > 0
     key.unlink()  # another user (another key) sharing the folder
-    assert _reused(_cached_build(tmp_path / "c", cache, key)) == 0
+    assert _reused(_cached_build(one_benchmark, tmp_path / "c", cache, key)) == 0
 
 
 def test_the_key_is_created_private_and_a_shared_one_is_refused(
-    tmp_path: Path, keyed: tuple[Path, Path]
+    tmp_path: Path, keyed: tuple[Path, Path], one_benchmark: Path
 ) -> None:
     cache, key = keyed
-    _cached_build(tmp_path / "a", cache, key)
+    _cached_build(one_benchmark, tmp_path / "a", cache, key)
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     assert re.fullmatch(r"[0-9a-f]{64}\n", key.read_text())
     key.chmod(0o644)
-    output = _cached_build(tmp_path / "b", cache, key)
+    output = _cached_build(one_benchmark, tmp_path / "b", cache, key)
     assert f"warning: {cache}: not used as the run cache: {key}: readable or writable by others" in output
     assert _reused(output) == 0
 
 
-def test_a_cache_folder_writable_by_others_is_not_used(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+def test_a_cache_folder_writable_by_others_is_not_used(
+    tmp_path: Path, keyed: tuple[Path, Path], one_benchmark: Path
+) -> None:
     cache, key = keyed
-    _cached_build(tmp_path / "a", cache, key)
+    _cached_build(one_benchmark, tmp_path / "a", cache, key)
     cache.chmod(0o777)
-    output = _cached_build(tmp_path / "b", cache, key)
+    output = _cached_build(one_benchmark, tmp_path / "b", cache, key)
     assert f"warning: {cache}: not used as the run cache: {cache}: writable by others" in output
     assert _reused(output) == 0
     assert snapshot(tmp_path / "b") == snapshot(tmp_path / "a")
@@ -302,36 +312,38 @@ def test_a_cache_folder_writable_by_others_is_not_used(tmp_path: Path, keyed: tu
 @pytest.mark.slow  # two builds per case
 @pytest.mark.parametrize("how", ["another owner", "group-writable"])
 def test_a_cache_entry_not_owned_by_the_user_or_writable_by_others_is_redone(
-    tmp_path: Path, keyed: tuple[Path, Path], how: str
+    tmp_path: Path, keyed: tuple[Path, Path], how: str, one_benchmark: Path
 ) -> None:
     if how == "another owner" and os.geteuid() != 0:
         pytest.skip("giving a file to another owner needs root")
     cache, key = keyed
-    _cached_build(tmp_path / "a", cache, key)
+    _cached_build(one_benchmark, tmp_path / "a", cache, key)
     entries = _run_entries(cache)
     for entry in entries:
         if how == "another owner":
             os.chown(entry, os.geteuid() + 4242, -1)
         else:
             entry.chmod(0o664)
-    assert _reused(_cached_build(tmp_path / "b", cache, key)) == 0
+    assert _reused(_cached_build(one_benchmark, tmp_path / "b", cache, key)) == 0
 
 
 def test_a_new_cache_and_key_below_missing_folders_are_made_private_and_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, one_benchmark: Path
 ) -> None:
     cache, key = tmp_path / "xdg-cache" / "benchsite", tmp_path / "xdg-config" / "benchsite" / "cache-key"
     monkeypatch.setenv("BENCHSITE_CACHE_KEY", str(key))
-    assert "warning" not in _cached_build(tmp_path / "a", cache, key)
-    assert _reused(_cached_build(tmp_path / "b", cache, key)) > 0
+    assert "warning" not in _cached_build(one_benchmark, tmp_path / "a", cache, key)
+    assert _reused(_cached_build(one_benchmark, tmp_path / "b", cache, key)) > 0
     assert stat.S_IMODE(cache.stat().st_mode) == stat.S_IMODE(key.parent.stat().st_mode) == 0o700
 
 
-def test_a_key_in_a_folder_others_can_write_is_refused(tmp_path: Path, keyed: tuple[Path, Path]) -> None:
+def test_a_key_in_a_folder_others_can_write_is_refused(
+    tmp_path: Path, keyed: tuple[Path, Path], one_benchmark: Path
+) -> None:
     cache, key = keyed
-    _cached_build(tmp_path / "a", cache, key)
+    _cached_build(one_benchmark, tmp_path / "a", cache, key)
     key.parent.chmod(0o777)  # anyone could put their own key there, and forge entries with it
-    output = _cached_build(tmp_path / "b", cache, key)
+    output = _cached_build(one_benchmark, tmp_path / "b", cache, key)
     assert f"warning: {cache}: not used as the run cache: {key.parent}: writable by others" in output
 
 

@@ -34,7 +34,7 @@ from generator.ranking import rank_bands
 from generator.render import md_cell, md_html
 from generator.score import score_inputs
 from tests import test_blind_scan as blind
-from tests.conftest import CORPUS, ROOT, run_cli, snapshot
+from tests.conftest import CORPUS, ROOT, corpus_of, run_cli, snapshot
 from tests.test_mkdocs_export import DictSink
 from tests.test_refusals import reseal
 
@@ -240,9 +240,9 @@ BYPASSES = {
 
 
 def blind_inputs(runs: Path, field: str, text: str, reveal: bool = True) -> None:
-    """The corpus with ``text`` in a blind field: the trials benchmark's description or run-p-a's
-    producer; resealed, and the reveal (if kept) citing the edited inputs' blind scores."""
-    shutil.copytree(CORPUS, runs)
+    """The corpus's blind (trials) benchmark alone with ``text`` in a blind field: its description or
+    run-p-a's producer; resealed, and the reveal (if kept) citing the edited inputs' blind scores."""
+    corpus_of(runs, blind.BENCH)
     bench = runs / blind.BENCH
     if field == "description":
         decl = json.loads((bench / "benchmark.json").read_text(encoding="utf-8")) | {"description": text}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import corpus_of, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -47,8 +47,8 @@ def test_leaderboard_shows_each_subject_across_versions(two_versions: Path) -> N
     assert "2026.11-blind: 100%; v1: 100%; v2: 100%." in page
 
 
-def test_a_site_with_one_version_shows_no_history(tmp_path: Path, corpus: Path) -> None:
-    shutil.rmtree(corpus / "vibe-delivery")  # the only benchmark with a reveal (and so a blind version)
+def test_a_site_with_one_version_shows_no_history(tmp_path: Path) -> None:
+    corpus = corpus_of(tmp_path / "runs", "agent-dx")  # no reveal, so no blind version before it
     out = tmp_path / "site"
     assert run_cli("build", "--runs", corpus, "--out", out, "--site-version", "only", "-q").exit_code == 0
     page = (out / "only" / "b" / "agent-dx" / "index.html").read_text(encoding="utf-8")
@@ -72,6 +72,6 @@ def test_badges_sit_at_a_stable_path_and_follow_the_latest_version(two_versions:
     assert not list(two_versions.glob(".benchsite-tmp-*"))  # nothing of the switch left behind
 
 
-def test_a_version_may_not_be_named_like_the_badges_folder(tmp_path: Path, corpus: Path) -> None:
-    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--site-version", "badges")
+def test_a_version_may_not_be_named_like_the_badges_folder(tmp_path: Path, one_benchmark: Path) -> None:
+    result = run_cli("build", "--runs", one_benchmark, "--out", tmp_path / "site", "--site-version", "badges")
     assert result.exit_code != 0 and "reserved for site-level files" in result.output

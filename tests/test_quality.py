@@ -105,6 +105,7 @@ def test_no_line_asks_the_formatter_to_look_away() -> None:
     assert marked == []
 
 
+@pytest.mark.slow  # a strict check of the whole package from no cache: about 20 s
 def test_mypy_strict_is_clean() -> None:
     result = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -1,10 +1,11 @@
 """Refusals (exit 3) and invalid content (exit 4), one deliberately broken input at a time.
 
-Each case copies ``runs/`` into a temporary folder, publishes a good site from it, breaks the
-copy in exactly one way, and builds again into the same site folder. Every case is paired with
-its exact exit code and the key parts of its message, and must: name the offending file by its
-path and give the reason, end with one summary line, show no traceback, and leave the site that
-was already published byte-for-byte as it was (SPEC §1, §5: a failed build writes nothing).
+Each case copies ``runs/agent-dx`` (the benchmark every case breaks) into a temporary folder,
+publishes a good site from it, breaks the copy in exactly one way, and builds again into the same
+site folder. Every case is paired with its exact exit code and the key parts of its message, and
+must: name the offending file by its path and give the reason, end with one summary line, show no
+traceback, and leave the site that was already published byte-for-byte as it was
+(SPEC §1, §5: a failed build writes nothing).
 
 Content cases (exit 4) re-seal what they changed, so the seal holds and only the content is
 wrong. ``verify`` is held to the same codes and messages, and must write nothing at all.
@@ -30,7 +31,7 @@ from click.testing import CliRunner, Result
 
 from generator.cli import main
 from generator.seal import SEAL_NAME
-from tests.conftest import corpus_counts, edit_json, json_bytes, reseal
+from tests.conftest import corpus_counts, corpus_of, edit_json, json_bytes, reseal
 
 AS_UTF8 = functools.partial(json_bytes, ascii=False)
 """How these tests write an edited JSON file: indented, non-ASCII characters as they are."""
@@ -136,18 +137,25 @@ class Inputs:
 
 
 @pytest.fixture(scope="module")
-def good_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Built once: the output names no input path, so a copy serves every test's copy of the corpus."""
+def good_inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The corpus's ``agent-dx`` benchmark alone: every case breaks it, and a build of it alone costs
+    a twentieth of the whole corpus's."""
+    return corpus_of(tmp_path_factory.mktemp("good-inputs") / "runs", BENCH)
+
+
+@pytest.fixture(scope="module")
+def good_site(tmp_path_factory: pytest.TempPathFactory, good_inputs: Path) -> Path:
+    """Built once: the output names no input path, so a copy serves every test's copy of the inputs."""
     site = tmp_path_factory.mktemp("good") / "site"
-    result = invoke("build", "--runs", CORPUS, "--out", site)
+    result = invoke("build", "--runs", good_inputs, "--out", site)
     assert result.exit_code == 0, result.output
     return site
 
 
 @pytest.fixture
-def inputs(tmp_path: Path, good_site: Path) -> Inputs:
+def inputs(tmp_path: Path, good_inputs: Path, good_site: Path) -> Inputs:
     root = tmp_path / "runs"
-    shutil.copytree(CORPUS, root, symlinks=True)
+    shutil.copytree(good_inputs, root, symlinks=True)
     site = tmp_path / "site"
     shutil.copytree(good_site, site, symlinks=True)
     published = tree(site)

@@ -11,18 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT, run_cli
+from tests.conftest import ROOT
 
 MARKDOWNLINT = ROOT / ".cache" / "peers" / "node_modules" / ".bin" / "markdownlint-cli2"
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example corpus: its blind version is published first, then v1 reveals the providers."""
-    out = tmp_path_factory.mktemp("site")
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "-q")
-    assert result.exit_code == 0, result.output
-    return out
+@pytest.fixture
+def site(example_site: Path) -> Path:
+    """The example corpus: its blind version is published first, then v1 reveals the providers
+    (shared, read only)."""
+    return example_site
 
 
 def _sections(text: str) -> list[str]:

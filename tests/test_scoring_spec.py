@@ -420,12 +420,8 @@ def test_an_invalid_reason_the_specification_does_not_accept_is_located(corpus: 
     ) in output
 
 
-def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(tmp_path: Path) -> None:
-    from tests.conftest import CORPUS
-
-    out = tmp_path / "site"
-    assert run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "-q").exit_code == 0
-    pages = out / "v1" / "b"
+def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(example_site: Path) -> None:
+    pages = example_site / "v1" / "b"
     successor = (pages / "agent-dx-successor" / "methodology.html").read_text()
     assert (
         "the contract&#39;s own scoring object" in successor

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from tests import pages
-from tests.conftest import run_cli
 
 STATUS = "historical-rubric; prospective release requires a frozen successor"
 
@@ -44,14 +43,10 @@ class Page(HTMLParser):
         self.text.append(data)
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    from tests.conftest import CORPUS
-
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
-    assert result.exit_code == 0, result.output
-    return out
+@pytest.fixture
+def site(example_site: Path) -> Path:
+    """The example corpus built as ``v1`` (shared, read only)."""
+    return example_site
 
 
 def parse(path: Path) -> Page:

@@ -279,10 +279,8 @@ def test_the_versions_list_links_every_versions_report_the_blind_one_included(on
         assert (online / version / "report.html").resolve() in links, version
 
 
-def test_the_report_says_it_stands_alone_without_a_base_url(tmp_path: Path) -> None:
-    out = tmp_path / "site"
-    assert run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1").exit_code == 0
-    text = (out / "v1" / "report.html").read_text(encoding="utf-8")
+def test_the_report_says_it_stands_alone_without_a_base_url(example_site: Path) -> None:
+    text = (example_site / "v1" / "report.html").read_text(encoding="utf-8")
     assert "<strong>A standalone file.</strong>" in text and "Only links within this file work" in text
     assert not re.findall(r'<a [^>]*href="[^"#]', text)
 

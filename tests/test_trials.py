@@ -34,7 +34,7 @@ from generator.families.trials.scoring import (
     trial_row,
 )
 from generator.render import md_cell
-from tests.conftest import CORPUS, edit_json, reseal, run_cli, snapshot
+from tests.conftest import CORPUS, corpus_of, edit_json, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
 BLIND = "2026.11-blind"  # the version reveal/reveal.json cites
@@ -49,6 +49,13 @@ RATES = ("success", "build_pass", "boot_pass", "all_functional_checks_pass", "ze
 
 
 # --- helpers ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A writable copy of the corpus's trials benchmark alone: each case breaks or edits it, and a
+    build of it costs a fraction of the whole corpus's."""
+    return corpus_of(tmp_path / "runs", BENCH)
 
 
 def make_result(trial_id: str = "t001", **changes: Any) -> TrialResult:
@@ -651,10 +658,10 @@ def test_corpus_success_counts_match_an_independent_reading_of_the_rule(built: P
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example corpus built once: the reveal publishes the blind version it cites first."""
+    """The corpus's trials benchmark built once: the reveal publishes the blind version it cites first.
+    (tests/test_blind_scan.py scans the whole example site for the withheld names.)"""
     root = tmp_path_factory.mktemp("trials")
-    runs = root / "runs"
-    shutil.copytree(CORPUS, runs)
+    runs = corpus_of(root / "runs", BENCH)
     out = root / "site"
     result = build(runs, out, REVEALED)
     assert result.exit_code == 0, result.output
