@@ -10,6 +10,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 SHA256_HEX = r"^[0-9a-f]{64}$"
 SAFE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"
+EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"
+"""An evaluator or judge identified only by a hash (blind scoring: ``sha256:`` and 64 hex digits)."""
 
 
 class Strict(BaseModel):

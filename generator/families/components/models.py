@@ -8,9 +8,16 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.families.components.spec import ComponentsSpec
-from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, SpecPin, Strict
+from generator.families.input_base import (
+    EVALUATOR_HASH,
+    SAFE_ID,
+    SHA256_HEX,
+    RubricPin,
+    SchemaVersion1,
+    SpecPin,
+    Strict,
+)
 from generator.families.rules import rules_digest
-from generator.families.trials.models import EVALUATOR_HASH
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
 """The global criteria the contract's judge rubric names (``JudgeCriteria``)."""

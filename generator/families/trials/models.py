@@ -9,11 +9,17 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.input_base import SAFE_ID, SHA256_HEX, RubricPin, SchemaVersion1, SpecPin, Strict
+from generator.families.input_base import (
+    EVALUATOR_HASH,
+    SAFE_ID,
+    SHA256_HEX,
+    RubricPin,
+    SchemaVersion1,
+    SpecPin,
+    Strict,
+)
 from generator.families.rules import rules_digest
 from generator.families.trials.spec import CheckState, EvidenceKind, Observed, Terminal, TrialsSpec
-
-EVALUATOR_HASH = r"^sha256:[0-9a-f]{64}$"
 
 # --- the contract (seed 001), as its owner froze it ---------------------------------------------
 
