@@ -435,7 +435,7 @@ def test_the_example_corpus_publishes_a_successor_and_a_team_rubric(example_site
     for head in ("accuracy", "examples", "coverage", "focus"):
         assert f'<th scope="col" class="num">{head}</th>' in run_page
     assert "Deterministic (of 100)" in run_page
-    site = json.loads((out / "v1" / "data" / "site.json").read_text())
+    site = json.loads((example_site / "v1" / "data" / "site.json").read_text())
     for bench in site["benchmarks"]:
         statement = bench["section"]["scoring"]["statement"]
         disclosures = squash(" ".join(parse(pages / bench["id"] / "disclosures.html").text))
