@@ -21,7 +21,7 @@ class Tiny(BaseModel):
 
 
 def test_the_digest_is_sha256_of_the_canonical_json_of_the_named_alias_spelled_fields() -> None:
-    contract = Tiny(weights={"b": 2, "a": 1}, passBar=">= 9/12", status="draft")
+    contract = Tiny(weights={"b": 2, "a": 1}, pass_bar=">= 9/12", status="draft")
     expected = hashlib.sha256(
         canonical_json({"passBar": ">= 9/12", "weights": {"a": 1, "b": 2}}).encode("utf-8")
     ).hexdigest()
@@ -30,9 +30,9 @@ def test_the_digest_is_sha256_of_the_canonical_json_of_the_named_alias_spelled_f
 
 
 def test_only_the_named_fields_count() -> None:
-    first = Tiny(weights={"a": 1}, passBar="x", status="draft")
-    successor = Tiny(weights={"a": 1}, passBar="x", status="historical")
-    changed = Tiny(weights={"a": 2}, passBar="x", status="draft")
+    first = Tiny(weights={"a": 1}, pass_bar="x", status="draft")
+    successor = Tiny(weights={"a": 1}, pass_bar="x", status="historical")
+    changed = Tiny(weights={"a": 2}, pass_bar="x", status="draft")
     fields = ("weights", "passBar")
     assert rules_digest(first, fields) == rules_digest(successor, fields)  # status is not a rule
     assert rules_digest(first, fields) != rules_digest(changed, fields)
