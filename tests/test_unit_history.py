@@ -1,0 +1,69 @@
+"""Unit tests of ``generator.history``: each subject's primary figure across the versions a site
+published, read from the earlier versions' ``data/site.json`` (here, the golden site's two)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from generator.history import NO_HISTORY, History, Point, Series, site_history
+from generator.report import SiteReport
+from tests.conftest import ROOT
+
+GOLDEN = ROOT / "tests" / "golden" / "site"
+EARLIER, LATER = "2026.11-blind", "sha-7bc69d342e6a"  # the order versions.json publishes them in
+BEFORE: dict[str, Any] = json.loads((GOLDEN / EARLIER / "data" / "site.json").read_text())
+REPORT = SiteReport.model_validate_json((GOLDEN / LATER / "data" / "site.json").read_bytes())
+
+
+def primary_rows(report: dict[str, Any], bench_id: str) -> list[dict[str, Any]]:
+    bench = next(b for b in report["benchmarks"] if b["id"] == bench_id)
+    ranking = next(r for r in bench["rankings"] if r["id"] == bench["headline"]["ranking"])
+    rows: list[dict[str, Any]] = ranking["rows"]
+    return rows
+
+
+def test_a_first_version_has_no_history() -> None:
+    assert site_history(REPORT, []) is NO_HISTORY
+    assert NO_HISTORY.changes is None and NO_HISTORY.series == ()
+
+
+def test_each_subject_gets_its_earlier_point_then_this_versions() -> None:
+    before = copy.deepcopy(BEFORE)
+    row = primary_rows(before, "agent-dx")[0]
+    row.update(estimate=0.25, numerator=3, denominator=12)
+    history = site_history(REPORT, [(EARLIER, before)])
+    assert history.changes is not None
+    assert (history.changes.version, history.changes.previous) == (LATER, EARLIER)
+    series = next(s for s in history.series if s.benchmark == "agent-dx" and s.subject == row["subject"])
+    assert [p.version for p in series.points] == [EARLIER, LATER]
+    assert series.points[0] == Point(version=EARLIER, estimate=0.25, numerator=3, denominator=12)
+    expected = len(REPORT.benchmarks[0].rankings[0].rows)
+    assert len([s for s in history.series if s.benchmark == "agent-dx"]) == expected
+
+
+def test_an_unreadable_or_other_format_version_adds_no_point() -> None:
+    other = {"benchmarks": [{"id": "agent-dx", "rankings": [{"id": "ready-rate", "rows": [{}]}]}]}
+    for data in (None, other):
+        history = site_history(REPORT, [(EARLIER, data)])
+        assert history.series and all(len(s.points) == 1 for s in history.series)
+        assert all(s.points[0].version == LATER for s in history.series)
+
+
+def test_trends_keep_a_benchmarks_subjects_with_at_least_two_points() -> None:
+    one = Point(version="v1", estimate=0.5, numerator=1, denominator=2)
+    two = Point(version="v2", estimate=1.0, numerator=2, denominator=2)
+
+    def series(bench: str, subject: str, *points: Point) -> Series:
+        return Series(
+            benchmark=bench, ranking="r", kind="rate", scale=(0.0, 1.0), subject=subject, points=points
+        )
+
+    history = History(
+        changes=None,
+        series=(series("a", "s1", one, two), series("a", "s2", two), series("b", "s1", one, two)),
+    )
+    assert [s.subject for s in history.trends("a")] == ["s1"]
+    assert [s.benchmark for s in history.trends("b")] == ["b"]
+    assert history.trends("c") == ()

@@ -1,0 +1,87 @@
+"""Unit tests of ``generator.syndication``: the date, summary and change lines of a feed entry, and
+the page URLs of the sitemap."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.changes import BenchmarkChanges, VersionChanges
+from generator.siteconfig import SiteLook
+from generator.syndication import changed, page_urls, stamp, summary
+
+
+def test_stamp_is_source_date_epoch_else_the_records_modification_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "build.json"
+    record.write_text("{}")
+    os.utime(record, (86400, 86400))
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert stamp(record) == "1970-01-02T00:00:00Z"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert stamp(record) == "2023-11-14T22:13:20Z"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not-a-number")  # ignored: the file's time
+    assert stamp(record) == "1970-01-02T00:00:00Z"
+    assert stamp(tmp_path / "missing.json") == "1970-01-01T00:00:00Z"
+
+
+def test_summary_is_the_headline_else_the_benchmarks_with_their_run_counts() -> None:
+    record = {"benchmarks": [{"id": "a", "title": "Alpha"}, {"id": "b", "title": "Beta"}]}
+    assert summary({"headline": "Alpha leads"}, record) == "Alpha leads"
+    report = {"headline": "", "benchmarks": [{"id": "a", "run_count": 12}]}
+    assert summary(report, record) == "2 benchmark(s): Alpha (12 runs); Beta"
+    assert summary(None, record) == "2 benchmark(s): Alpha; Beta"
+    assert summary(None, {"benchmarks": []}) == "No benchmarks."
+
+
+def bench_change(name: str, **facts: object) -> BenchmarkChanges:
+    base: dict[str, object] = {
+        "benchmark": name,
+        "state": "changed",
+        "folders_added": (),
+        "folders_removed": (),
+        "folders_resealed": (),
+        "rubric_changed": False,
+        "figures": (),
+        "corrections_added": (),
+        "revealed": None,
+    }
+    return BenchmarkChanges.model_validate({**base, **facts})
+
+
+def test_changed_says_one_line_per_benchmark_that_changed() -> None:
+    first = VersionChanges(version="v1", previous=None, comparable=True, note="", benchmarks=())
+    assert changed(first) == ("The first published version.",)
+    quiet = VersionChanges(version="v2", previous="v1", comparable=True, note="", benchmarks=())
+    assert changed(quiet) == ("Since v1:", "no benchmark changed")
+    busy = VersionChanges(
+        version="v3",
+        previous="v2",
+        comparable=False,
+        note="rubric v2",
+        benchmarks=(
+            bench_change("a", folders_added=("r1", "r2"), rubric_changed=True, revealed="v3"),
+            bench_change("b", state="added", corrections_added=("c1",), folders_resealed=("r9",)),
+        ),
+    )
+    assert changed(busy) == (
+        "Since v2: rubric v2",
+        "a: changed, 2 new sealed folder(s), rubric changed, identities revealed (scores frozen in v3)",
+        "b: added, 1 resealed, 1 correction(s)",
+    )
+
+
+def test_page_urls_list_the_versions_page_then_each_versions_html_files_sorted() -> None:
+    look = SiteLook(base_url="https://example.org/s/")
+    records = {
+        "v1": {"files": {"b/x/index.html": "h", "data/site.json": "h", "a.html": "h"}},
+        "v2": {},
+    }
+    assert page_urls(look, ["v1", "v2"], records) == [
+        "https://example.org/s/",
+        "https://example.org/s/v1/a.html",
+        "https://example.org/s/v1/b/x/",
+    ]
