@@ -27,7 +27,6 @@ import contextlib
 import html
 import json
 import re
-import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -151,18 +150,14 @@ _BLOCK_TAGS = """
 _SEPARATING_TAGS = frozenset(_BLOCK_TAGS.split())
 
 
-@cache
-def _invisible() -> re.Pattern[str]:
-    """Format characters (Cf) and combining marks (M*) of this Python's Unicode database."""
-    found = [c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) in ("Cf", "Mn", "Mc", "Me")]
-    runs: list[list[int]] = []
-    for code in found:
-        if runs and runs[-1][1] == code - 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    ranges = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in runs)
-    return re.compile(f"[{ranges}]")
+_INVISIBLE = frozenset(("Cf", "Mn", "Mc", "Me"))
+"""Format characters (Cf) and combining marks (M*) of this Python's Unicode database."""
+
+
+def _visible(text: str) -> str:
+    """``text`` without its format characters and combining marks (asked per character of a short
+    non-ASCII run: no pattern over the whole Unicode database is built first)."""
+    return "".join(c for c in text if unicodedata.category(c) not in _INVISIBLE)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -172,8 +167,8 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 def _fold(run: str) -> str:
     """A run of non-ASCII characters as a reader recognises it: format characters removed, then NFKD
     (fullwidth → ASCII, accents apart), combining marks removed, look-alikes mapped."""
-    visible = _invisible().sub("", run)  # format characters, before NFKD composes around them
-    bare = _invisible().sub("", unicodedata.normalize("NFKD", visible))  # then combining marks
+    visible = _visible(run)  # format characters, before NFKD composes around them
+    bare = _visible(unicodedata.normalize("NFKD", visible))  # then combining marks
     return bare.translate(CONFUSABLES)
 
 

@@ -54,6 +54,7 @@ class Figure:
     name: str
     seconds: float
     rss_mb: float | None
+    cpu: float | None = None
 
 
 def input_files(corpus: Path) -> list[Path]:
@@ -81,19 +82,21 @@ def floor_hash_parse(files: list[Path]) -> None:
                     json.loads(line)
 
 
-def timed(work: Callable[[], None]) -> float:
-    started = time.perf_counter()
+def timed(work: Callable[[], None]) -> tuple[float, None, float]:
+    """Wall and CPU seconds of work done in this process."""
+    started, cpu = time.perf_counter(), time.process_time()
     work()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, None, time.process_time() - cpu
 
 
-def benchsite(*args: str) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one benchsite command in a fresh process."""
+def benchsite(*args: str) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MB) and CPU seconds of one benchsite command in a fresh process."""
     return timed_process([*BENCHSITE, *args])
 
 
-def timed_process(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB, the largest of the process and its children) of one command."""
+def timed_process(command: list[str], cwd: Path | None = None) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MB, the largest of the process and its children) and CPU seconds (user
+    + system, of the process and its children: ``wait4`` counts the children it reaped) of one command."""
     with tempfile.TemporaryFile() as errors:
         started = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, cwd=cwd)
@@ -104,7 +107,7 @@ def timed_process(command: list[str], cwd: Path | None = None) -> tuple[float, f
             errors.seek(0)
             message = errors.read().decode("utf-8", "replace").strip()[-500:]
             raise SystemExit(f"{' '.join(command)} failed (exit {process.returncode}): {message}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "runs"
@@ -115,12 +118,12 @@ def startup(repeat: int, scratch: Path) -> str:
     """Start-up, measured in one run against ``python -c "import click"``: ``--version``, and a no-op
     rebuild of the example corpus (the version exists: seals hashed, nothing parsed)."""
     n = max(repeat, 5)
-    click_s, _ = median_of(n, lambda _: timed_process([sys.executable, "-c", "import click"]))
-    version_s, _ = median_of(n, lambda _: benchsite("--version"))
+    click_s, _, _ = median_of(n, lambda _: timed_process([sys.executable, "-c", "import click"]))
+    version_s, _, _ = median_of(n, lambda _: benchsite("--version"))
     site = scratch / "startup-site"
     build = ["build", "--quiet", "--runs", str(EXAMPLE), "--out", str(site)]
     benchsite(*build)
-    noop_s, _ = median_of(n, lambda _: benchsite(*build))
+    noop_s, _, _ = median_of(n, lambda _: benchsite(*build))
     return (
         f"start-up (median of {n}): python -c 'import click' {click_s:.3f} s; benchsite --version "
         f"{version_s:.3f} s ({version_s / click_s:.1f}× click); no-op rebuild of the example corpus "
@@ -147,11 +150,13 @@ def change_one_run(corpus: Path, round_: int) -> None:
 
 
 def median_of(
-    repeat: int, measure: Callable[[int], tuple[float, float | None]]
-) -> tuple[float, float | None]:
+    repeat: int, measure: Callable[[int], tuple[float, float | None, float]]
+) -> tuple[float, float | None, float]:
+    """Median wall seconds, the largest peak RSS and median CPU seconds of ``repeat`` measures."""
     results = [measure(i) for i in range(repeat)]
-    rss = [r for _, r in results if r is not None]
-    return statistics.median(s for s, _ in results), max(rss) if rss else None
+    rss = [r for _, r, _ in results if r is not None]
+    cpu = statistics.median(c for _, _, c in results)
+    return statistics.median(s for s, _, _ in results), max(rss) if rss else None, cpu
 
 
 def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> tuple[list[Figure], int]:
@@ -159,13 +164,13 @@ def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> tuple[
     the warm figures use the cache the first cold build left (seals unchanged since)."""
     files = input_files(corpus)
     figures = []
-    hashed, _ = median_of(repeat, lambda _: (timed(lambda: floor_hash(files)), None))
-    figures.append(Figure("floor: sha256 of every input byte", hashed, None))
-    parsed, _ = median_of(repeat, lambda _: (timed(lambda: floor_hash_parse(files)), None))
-    figures.append(Figure("floor: sha256 + json.loads of every file and line", parsed, None))
+    hashed = median_of(repeat, lambda _: timed(lambda: floor_hash(files)))
+    figures.append(Figure("floor: sha256 of every input byte", *hashed))
+    parsed = median_of(repeat, lambda _: timed(lambda: floor_hash_parse(files)))
+    figures.append(Figure("floor: sha256 + json.loads of every file and line", *parsed))
     runs = ["--runs", str(corpus), *jobs]
 
-    def cold(i: int) -> tuple[float, float]:
+    def cold(i: int) -> tuple[float, float, float]:
         return benchsite(
             "build",
             "--quiet",
@@ -192,7 +197,7 @@ def measure(corpus: Path, repeat: int, scratch: Path, jobs: list[str]) -> tuple[
     noop = median_of(repeat, lambda _: benchsite("build", "--quiet", *runs, "--out", str(site), *warm))
     figures.append(Figure("benchsite build, no-op rebuild", *noop))
 
-    def changed(i: int) -> tuple[float, float]:
+    def changed(i: int) -> tuple[float, float, float]:
         change_one_run(corpus, i)
         return benchsite("build", "--quiet", *runs, "--out", str(site), *warm)
 
@@ -212,17 +217,20 @@ def report(corpus: Path, figures: list[Figure], site: Path, repeat: int, jobs: i
     size = sum(p.stat().st_size for p in input_files(corpus)) / 1e6
     runs = sum(1 for _ in corpus.rglob(SEAL_NAME)) - sum(1 for p in corpus.iterdir() if p.is_dir())
     hashed, parsed = figures[0].seconds, figures[1].seconds
+    parsed_cpu = figures[1].cpu or parsed
     lines = [
         f"corpus {corpus.name}: {rows} rows, {runs} run folders, {size:.1f} MB; median of {repeat}; "
         f"{os.cpu_count()} cores; benchsite --jobs {jobs or 'default (every core)'}",
         f"{'measure':<52} {'wall s':>8} {'rows/s':>10} {'MB/s':>8} {'peak MB':>8} "
-        f"{'× hash':>7} {'× parse':>8}",
+        f"{'× hash':>7} {'× parse':>8} {'CPU s':>8} {'CPU × parse':>12}",
     ]
     for f in figures:
         rss = "—" if f.rss_mb is None else f"{f.rss_mb:.0f}"
+        cpu = "—" if f.cpu is None else f"{f.cpu:.2f}"
+        cpu_ratio = "—" if f.cpu is None else f"{f.cpu / parsed_cpu:.1f}"
         lines.append(
             f"{f.name:<52} {f.seconds:8.2f} {rows / f.seconds:10.0f} {size / f.seconds:8.1f} {rss:>8} "
-            f"{f.seconds / hashed:7.1f} {f.seconds / parsed:8.1f}"
+            f"{f.seconds / hashed:7.1f} {f.seconds / parsed:8.1f} {cpu:>8} {cpu_ratio:>12}"
         )
     count, largest, where = pages(site)
     lines.append(f"site: {count} HTML pages in all versions; largest {largest / 1e6:.2f} MB ({where})")
@@ -250,7 +258,7 @@ def mkdocs_peer(corpus: Path, scratch: Path, repeat: int) -> tuple[float, float,
         "--config-file",
         str(project / "mkdocs.yml"),
     ]
-    seconds, rss = median_of(repeat, lambda _: timed_process(command, cwd=project))
+    seconds, rss, _ = median_of(repeat, lambda _: timed_process(command, cwd=project))
     return seconds, rss or 0.0, sum(1 for _ in docs.rglob("*.md"))
 
 
@@ -294,11 +302,11 @@ def peers(corpus: Path, scratch: Path, repeat: int, ours: Figure, pages_built: i
     count = allure_results(corpus, results)
     report_dir = scratch / "allure-report"
 
-    def generate(_: int) -> tuple[float, float]:
+    def generate(_: int) -> tuple[float, float, float]:
         shutil.rmtree(report_dir, ignore_errors=True)  # Allure 3 has no --clean
         return timed_process([allure, "generate", str(results), "--output", str(report_dir)])
 
-    a_seconds, a_rss = median_of(repeat, generate)
+    a_seconds, a_rss, _ = median_of(repeat, generate)
     lines.append(
         f"peer: allure generate (Allure {allure_version(allure)}), the points rows as {count} results: "
         f"{a_seconds:.2f} s, peak {a_rss or 0:.0f} MB, {a_seconds / count * 1e6:.0f} µs/row; benchsite "

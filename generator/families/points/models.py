@@ -190,6 +190,11 @@ def _unique(checks: tuple[Check, ...] | None) -> tuple[Check, ...] | None:
     return checks
 
 
+_PARENT = re.compile(r"(^|/)\.\.(/|$)")
+_UNNORMAL = re.compile(r"//|(^|/)\.(/|$)|/$")
+"""What ``posixpath.normpath`` changes in a relative path that names no parent folder."""
+
+
 class Attempt(Strict):
     """One line of ``attempts.jsonl``: one agent on one task. ``null`` means not executed."""
 
@@ -216,14 +221,16 @@ class Attempt(Strict):
         if value is None:
             return None
         for path in value:
-            if path.startswith("/") or re.search(r"(^|/)\.\.(/|$)", path) or not path.strip("./"):
+            if path.startswith("/") or _PARENT.search(path) or not path.strip("./"):
                 raise ValueError(f"changed path {path!r} must be relative and stay in the repo")
-        return tuple(posixpath.normpath(path) for path in value)
+        # a path with no "//", no "." segment and no trailing "/" is already normal (most are)
+        return tuple(posixpath.normpath(path) if _UNNORMAL.search(path) else path for path in value)
 
     @model_validator(mode="after")
     def _facts_stated(self) -> Attempt:
         if self.invalid is None:
-            missing = [f for f in FACT_FIELDS if f not in self.model_fields_set]
+            stated = self.model_fields_set  # a property: asked once, not once per fact
+            missing = [f for f in FACT_FIELDS if f not in stated]
             if missing:
                 raise ValueError(
                     f"a valid attempt states every fact (null = not executed); missing {missing}"

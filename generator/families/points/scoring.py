@@ -8,10 +8,11 @@ the seed contract's built-in specification.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
+from math import lcm
 
 from generator.families.points.models import Attempt, Check, Outcome, PointsTask
 from generator.families.points.report import AttemptResult, DimensionScore, DimensionState
@@ -35,6 +36,16 @@ _ZERO = Fraction(0)
 def exact(value: Fraction) -> str:
     """A figure for a reason text: never rounded onto the threshold it is compared with."""
     return f"{float(value):.10g}"
+
+
+def exact_total(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum of fractions, in integers over their least common denominator and one Fraction
+    at the end (``sum`` of Fractions reduces by a gcd and builds a Fraction at every term)."""
+    ratios = [(v.numerator, v.denominator) for v in values]
+    if not ratios:
+        return _ZERO
+    common = lcm(*(d for _, d in ratios))
+    return Fraction(sum(n * (common // d) for n, d in ratios), common)
 
 
 def ratio_points(weight: int, checks: Sequence[Check] | None) -> Points:
@@ -88,7 +99,7 @@ def rule_points(dim: CompiledDimension, attempt: Attempt, task: PointsTask) -> P
         if signals is None:
             return None
         if isinstance(rule, SignalSum):
-            return sum((p for s, p in dim.signal_points if getattr(signals, s)), _ZERO)
+            return exact_total(p for s, p in dim.signal_points if getattr(signals, s))
         for when, points in dim.steps:
             if all(getattr(signals, s) for s in when):
                 return points
@@ -220,7 +231,7 @@ def _outcome(
 ) -> tuple[Outcome, list[str], Points]:
     """(outcome, reasons, deterministic points or None) for a valid attempt."""
     missing = [k for k in rules.deterministic if points[k] is None]
-    total: Points = None if missing else sum((points[k] or _ZERO for k in rules.deterministic), _ZERO)
+    total: Points = None if missing else exact_total(points[k] or _ZERO for k in rules.deterministic)
     if blocking:
         return "NotReady", [f"launch blocker: {b}" for b in blocking], total
     if total is None:
