@@ -40,7 +40,7 @@ from markdown_it import MarkdownIt
 from generator.families.trials.report import TrialsSection
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME
-from tests.conftest import CORPUS, edit_json, reseal, run_cli, snapshot
+from tests.conftest import CORPUS, ROOT, edit_json, reseal, run_cli, snapshot
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
 VERSION = "x1"
@@ -300,6 +300,14 @@ def hostile_definitions(bench: Path) -> None:
         first = next(i for i, text in enumerate(lines) if text.startswith(prefix))
         lines[first] = f"{prefix.rstrip(':')}: {LINE}\n"
     adr.write_text("".join(lines), encoding="utf-8")
+    # Edited ADR text is no longer the seed's, so it brings its own specification: the seed's rules,
+    # pinned as a sealed scoring.json (docs/definitions.md, "Scoring specification").
+    spec = (ROOT / "generator" / "families" / "definitions" / "builtin" / "adr-032.scoring.json").read_bytes()
+    (bench / "scoring.json").write_bytes(spec)
+    edit_json(
+        bench / "benchmark.json",
+        lambda d: d.update(scoring={"file": "scoring.json", "sha256": hashlib.sha256(spec).hexdigest()}),
+    )
     for manifest in bench.glob(".agenteval/subjects/*/*/runs/*/manifest.json"):
         edit_json(manifest, lambda m: (m["solution"].update(name=LINE), m["run"].update(harness=LINE)))
         for row in (manifest.parent / "scenarios").glob("*.json"):
