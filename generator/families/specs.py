@@ -14,10 +14,11 @@ Nothing here knows a family: the family answers each question through its hooks.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -49,6 +50,28 @@ class SpecSource:
             return f"the contract's own scoring object ({self.file}, sha256 {self.sha256})"
         return f"the sealed scoring file {self.file} pinned in benchmark.json (sha256 {self.sha256})"
 
+    def disclosed(
+        self,
+        model: type[Scoring],
+        spec: BaseModel,
+        rules: tuple[str, ...],
+        parameters: Sequence[tuple[str, str]],
+    ) -> Scoring:
+        """The section's scoring disclosure (``model``, a family's ``ScoringBase``): where the
+        specification came from, its rules in words, and the seed's interpretations that became
+        ``parameters`` as (interpretation, parameter) pairs, stated only under the built-in one."""
+        stated = parameters if self.kind == "built-in" else ()
+        fields: dict[str, Any] = {
+            "source": self.kind,
+            "file": self.file,
+            "sha256": self.sha256,
+            "statement": self.statement(),
+            "rules": rules,
+            "specification": spec,
+            "parameters": tuple(Parameter(interpretation=i, parameter=p) for i, p in stated),
+        }
+        return model(**fields)
+
     @property
     def place(self) -> str:
         """How a message names the specification (``agreement`` problems name both places)."""
@@ -78,6 +101,10 @@ class ScoringBase(Model):
     parameters: tuple[Parameter, ...] = Field(
         description="Interpretations (built-in specification) that became specification parameters."
     )
+
+
+Scoring = TypeVar("Scoring", bound=ScoringBase)
+"""A family's own ``ScoringBase`` (with its ``specification``)."""
 
 
 @cache

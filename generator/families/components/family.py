@@ -58,7 +58,7 @@ from generator.families.components.spec import (
     explain,
     seed_rules,
 )
-from generator.families.specs import Parameter, SpecSource, resolve
+from generator.families.specs import SpecSource, resolve
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -499,15 +499,7 @@ class ComponentsFamily(
         rules, source, episodes = tally.rules, tally.source, tally.figures
         task_ids = [t.id for t in decl.tasks]
         minimum = rules.minimum_seeds
-        scoring = ComponentsScoring(
-            source=source.kind,
-            file=source.file,
-            sha256=source.sha256,
-            statement=source.statement(),
-            rules=explain(rules.spec),
-            specification=rules.spec,
-            parameters=_parameters(source),
-        )
+        scoring = source.disclosed(ComponentsScoring, rules.spec, explain(rules.spec), PARAMETERS)
         section = ComponentsSection(
             contract=bench.contract,
             scoring=scoring,
@@ -522,12 +514,6 @@ class ComponentsFamily(
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
         return section, _disclosures(bench, section, tally), []
-
-
-def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
-    if source.kind != "built-in":
-        return ()
-    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
 
 
 def _interpretations(source: SpecSource) -> tuple[Interpretation, ...]:

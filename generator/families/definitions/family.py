@@ -59,7 +59,7 @@ from generator.families.definitions.store import (
     stimulus_hash,
     verdict,
 )
-from generator.families.specs import Parameter, SpecSource, resolve
+from generator.families.specs import SpecSource, resolve
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import load_json_bytes, validate_model
@@ -507,15 +507,7 @@ class DefinitionsFamily(
             )
             for c in definition.checks
         )
-        scoring = DefinitionsScoring(
-            source=source.kind,
-            file=source.file,
-            sha256=source.sha256,
-            statement=source.statement(),
-            rules=explain(rules.spec),
-            specification=rules.spec,
-            parameters=_parameters(source),
-        )
+        scoring = source.disclosed(DefinitionsScoring, rules.spec, explain(rules.spec), PARAMETERS)
         adr = bench.contract
         section = DefinitionsSection(
             contract=AdrContract(title=adr.title, status=adr.status, decision=adr.decision),
@@ -531,12 +523,6 @@ class DefinitionsFamily(
             scoring=scoring,
         )
         return section, _disclosures(section, tally), problems
-
-
-def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
-    if source.kind != "built-in":
-        return ()
-    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
 
 
 def _interpretations(tally: DefinitionsState) -> tuple[Interpretation, ...]:

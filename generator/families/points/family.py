@@ -40,7 +40,7 @@ from generator.families.points.report import (
 from generator.families.points.scoring import invalid_problem, score_attempt
 from generator.families.points.source import agreement_problems, states_seed_rules
 from generator.families.points.spec import BUILTIN_FILE, PointsRules, PointsSpec, compile_spec, explain
-from generator.families.specs import Parameter, SpecSource, resolve
+from generator.families.specs import SpecSource, resolve
 from generator.figures import Mean, Model
 from generator.inputs import VerifiedFolder
 from generator.jsonio import iter_models
@@ -426,15 +426,7 @@ class PointsFamily(
         for subject in tally.subjects.values():
             subject.runs.sort()
         rules, source = tally.rules, tally.source
-        scoring = ScoringInfo(
-            source=source.kind,
-            file=source.file,
-            sha256=source.sha256,
-            statement=source.statement(),
-            rules=explain(rules.spec),
-            specification=rules.spec,
-            parameters=_parameters(source),
-        )
+        scoring = source.disclosed(ScoringInfo, rules.spec, explain(rules.spec), PARAMETERS)
         section = PointsSection(
             contract=contract,
             scoring=scoring,
@@ -475,12 +467,6 @@ def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[
             )
         )
     return tuple(rows)
-
-
-def _parameters(source: SpecSource) -> tuple[Parameter, ...]:
-    if source.kind != "built-in":
-        return ()
-    return tuple(Parameter(interpretation=i, parameter=p) for i, p in PARAMETERS)
 
 
 def _interpretations(tally: PointsState) -> tuple[Interpretation, ...]:

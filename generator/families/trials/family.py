@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem
 from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
-from generator.families.specs import Parameter, SpecSource, resolve
+from generator.families.specs import SpecSource, resolve
 from generator.families.trials.models import (
     PlannedTrial,
     Reveal,
@@ -432,16 +432,7 @@ class TrialsFamily(
 
 
 def _scoring(source: SpecSource, rules: TrialsRules) -> TrialsScoring:
-    parameters = PARAMETERS if source.kind == "built-in" else ()
-    return TrialsScoring(
-        source=source.kind,
-        file=source.file,
-        sha256=source.sha256,
-        statement=source.statement(),
-        rules=explain(rules.spec),
-        specification=rules.spec,
-        parameters=tuple(Parameter(interpretation=i, parameter=p) for i, p in parameters),
-    )
+    return source.disclosed(TrialsScoring, rules.spec, explain(rules.spec), PARAMETERS)
 
 
 def _reveal_record(reveal: Reveal | None) -> RevealRecord | None:
