@@ -7,7 +7,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -173,8 +173,12 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
         return False
 
     def contract_spec(self, contract: Contract) -> Spec | None:
-        """The specification the contract carries itself (its ``scoring`` object); none by default."""
-        return None
+        """The specification the contract carries itself: its ``scoring`` object, when its model has
+        one holding a ``spec_model`` (as ``spec_pin`` reads the declaration's ``scoring``)."""
+        own = getattr(contract, "scoring", None)
+        if self.spec_model is None or not isinstance(own, self.spec_model):
+            return None
+        return cast(Spec, own)
 
     def spec_pin(self, declaration: Decl) -> SpecPin | None:
         """The sealed ``scoring.json`` that ``benchmark.json`` pins (its ``scoring``), if any."""

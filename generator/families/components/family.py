@@ -375,9 +375,6 @@ class ComponentsFamily(
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "components" in raw
 
-    def contract_spec(self, contract: ComponentsContract) -> ComponentsSpec | None:
-        return contract.scoring
-
     def builtin_spec(self, contract: ComponentsContract) -> Path | None:
         return BUILTIN_FILE if states_seed_rules(contract) else None
 

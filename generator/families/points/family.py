@@ -330,9 +330,6 @@ class PointsFamily(
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "pointDimensions" in raw
 
-    def contract_spec(self, contract: PointsContract) -> PointsSpec | None:
-        return contract.scoring
-
     def builtin_spec(self, contract: PointsContract) -> Path | None:
         return BUILTIN_FILE if states_seed_rules(contract) else None
 

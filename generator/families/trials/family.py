@@ -303,9 +303,6 @@ class TrialsFamily(
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "primary_metric" in raw
 
-    def contract_spec(self, contract: TrialsContract) -> TrialsSpec | None:
-        return contract.scoring
-
     def builtin_spec(self, contract: TrialsContract) -> Path | None:
         return BUILTIN_FILE if states_seed_rules(contract) else None
 

@@ -130,9 +130,6 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "pass_mark" in raw
 
-    def contract_spec(self, contract: TallyContract) -> TallySpec | None:
-        return contract.scoring
-
     def builtin_spec(self, contract: TallyContract) -> Path | None:
         return None
 
