@@ -59,7 +59,10 @@ class Details:
         Where folders cannot be locked (``portable.open_folder``), no sweep removes it (-1)."""
         while True:
             folder = Path(tempfile.mkdtemp(prefix=f"{cls.PREFIX}{os.getpid()}-"))
-            held = open_folder(folder)
+            try:
+                held = open_folder(folder)
+            except FileNotFoundError:
+                continue  # another build's sweep removed it before it could be locked: take another
             if held is None:
                 return folder, -1
             wait_lock(held)  # waits only while a sweep that got there first deletes it

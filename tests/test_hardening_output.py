@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,6 +124,32 @@ def test_the_spool_sweep_keeps_a_running_builds_spool_whatever_its_pid_says(
     finally:
         running.close()
     assert not elsewhere.exists()
+
+
+def test_a_spool_swept_before_it_is_locked_is_replaced_by_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another build's sweep may remove a new spool between its creation and its lock (it is not
+    locked yet, so nothing holds it): the build takes another spool instead of failing."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    made = tempfile.mkdtemp
+    swept: list[str] = []
+
+    def swept_once(*args: Any, **kwargs: Any) -> str:
+        folder = made(*args, **kwargs)
+        if not swept:
+            swept.append(folder)
+            Details.sweep_stale()  # as a concurrent build would, before this one locks it
+        return folder
+
+    monkeypatch.setattr(tempfile, "mkdtemp", swept_once)
+    details = Details()
+    try:
+        assert swept and not Path(swept[0]).exists()
+        assert details.folder.is_dir() and str(details.folder) != swept[0]
+        details.put_bytes("bench", "run", b"{}")
+    finally:
+        details.close()
 
 
 # --- the versions index: damaged earlier versions (item 7), versions the site never recorded --------
