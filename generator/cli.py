@@ -405,10 +405,10 @@ def _read_rubric(path: Path) -> Explained:
     from generator.errors import ProblemReport
     from generator.rubric import read
 
-    explained, problems = read(path)
-    if explained is None:
-        raise ProblemReport(problems)
-    return explained
+    explained = read(path)
+    if explained.value is None:
+        raise ProblemReport(explained.problems)
+    return explained.value
 
 
 @main.group("rubric")

@@ -71,9 +71,10 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
         return Scored(None, None, None, None, verified.problems)
     if verify_only:
         return Scored(run.digest, None, None, None, ())
-    scored, problems = remote.family.score_run(remote.bench, remote.state, run_id, run)
-    if scored is None or problems:
-        return Scored(run.digest, None, None, None, tuple(problems))
+    scoring = remote.family.score_run(remote.bench, remote.state, run_id, run)
+    scored = scoring.value
+    if scored is None or scoring.problems:
+        return Scored(run.digest, None, None, None, scoring.problems)
     detail = compact_json(scored.detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
     return Scored(run.digest, scored.summary, scored.part, detail, ())
 

@@ -22,7 +22,7 @@ from generator.families.definitions.store import axis, frozen_manifest, row_resu
 from generator.figures import Model
 from generator.files import ReadFailure, read_regular
 from generator.inputs import read_unsealed, verify_folder
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import load_model
 from generator.seal import SEAL_NAME
 
 
@@ -90,8 +90,7 @@ def read_store_run(path: Path) -> StoreRun:
     manifest = problems.take(frozen_manifest(files, str(path)))
     rows: dict[str, Scenario] = {}
     for rel in sorted(f for f in files if f.startswith("scenarios/") and f.endswith(".json")):
-        raw = problems.take(load_json_bytes(files[rel], f"{path}/{rel}"))
-        scenario = problems.take(validate_model(Scenario, raw, f"{path}/{rel}")) if raw is not None else None
+        scenario = problems.take(load_model(Scenario, files[rel], f"{path}/{rel}"))
         if scenario is not None:
             try:
                 row_result(scenario, "", "", None)
@@ -118,10 +117,10 @@ def load_rules(path: Path | None) -> DefinitionsRules:
         raise ProblemReport([Problem(str(path), "", str(exc), refused=exc.refused)]) from exc
     except OSError as exc:
         raise UnusablePath(f"{path}: {exc.strerror or exc}") from exc
-    spec, problems = read_spec(FAMILIES["definitions"], data, str(path))
-    if spec is None:
-        raise ProblemReport(problems)
-    return compile_spec(spec)
+    spec = read_spec(FAMILIES["definitions"], data, str(path))
+    if spec.value is None:
+        raise ProblemReport(spec.problems)
+    return compile_spec(spec.value)
 
 
 def _axes(row_id: str, a: Scenario, b: Scenario, strict: bool, rules: DefinitionsRules) -> list[str]:

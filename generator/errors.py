@@ -45,25 +45,22 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Result(Generic[T]):
-    """What a step made (None when it could not) and the problems it found: a frozen value a step
-    returns and its caller takes with :meth:`Problems.take`."""
+    """What a step made (None when it could not) and the problems it found: the frozen value every
+    step that can find a problem returns (a family's hooks, the JSON readers, the score stage's
+    steps), and its caller takes with :meth:`Problems.take`. A value may come with problems (a
+    family's state whose runs will be refused), and a step that cannot make one returns
+    ``Result(None, (problem,))``."""
 
     value: T | None
     problems: tuple[Problem, ...] = ()
-
-    @classmethod
-    def of(cls, pair: tuple[T | None, Iterable[Problem]]) -> Result[T]:
-        """A ``(value, problems)`` pair (what the family hooks and the JSON readers return), frozen."""
-        value, problems = pair
-        return cls(value, tuple(problems))
 
 
 class Problems:
     """The problems a step collects as it goes: an append-only list, local to the step.
 
-    ``take`` unpacks what a callee found, a :class:`Result` or a ``(value, problems)`` pair (the form
-    the family hooks and the JSON readers return), keeping its problems and returning its value, so
-    a caller needs no temporary for the problems of each call.
+    ``take`` unpacks the :class:`Result` a callee returned, keeping its problems and returning its
+    value, so a caller needs no temporary for the problems of each call; ``result`` freezes what the
+    step made with every problem kept.
     """
 
     __slots__ = ("_found",)
@@ -79,11 +76,10 @@ class Problems:
         """Keep every problem of ``problems``, in order."""
         self._found.extend(problems)
 
-    def take(self, found: Result[T] | tuple[T | None, Iterable[Problem]]) -> T | None:
+    def take(self, found: Result[T]) -> T | None:
         """The value of ``found``; its problems are kept."""
-        value, problems = (found.value, found.problems) if isinstance(found, Result) else found
-        self._found.extend(problems)
-        return value
+        self._found.extend(found.problems)
+        return found.value
 
     def result(self, value: T | None) -> Result[T]:
         """``value`` with every problem kept so far, as a frozen :class:`Result`."""

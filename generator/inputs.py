@@ -116,10 +116,8 @@ def verify_folder(
     for rel in sorted(seal.entries):
         if (str(path / native(rel)), "") in flagged or (seal_file, rel) in flagged:
             continue  # check_coverage reported it (a link, a pipe, missing)
-        data, problem = read_verified(seal, rel)
-        if problem is not None:
-            problems.append(problem)
-        elif data is not None:
+        data = problems.take(read_verified(seal, rel))
+        if data is not None:
             files[rel] = data
     return problems.result(None if problems else VerifiedFolder(path, seal, files))
 

@@ -12,11 +12,11 @@ import math
 import re
 from collections.abc import Iterator
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -116,18 +116,23 @@ def _find_surrogates(value: Any, loc: tuple[str | int, ...]) -> Iterator[str]:
             yield from _find_surrogates(child, (*loc, index))
 
 
-def decode_text(data: bytes, file: str) -> tuple[str | None, Problem | None]:
+def decode_text(data: bytes, file: str) -> Result[str]:
     """Decode UTF-8 without a BOM, or say exactly where it fails."""
     if data.startswith(b"\xef\xbb\xbf"):
-        return None, Problem(file, "byte 0", "starts with a UTF-8 byte-order mark; write plain UTF-8")
+        return _failed(Problem(file, "byte 0", "starts with a UTF-8 byte-order mark; write plain UTF-8"))
     try:
-        return data.decode("utf-8"), None
+        return Result(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        return None, Problem(file, f"byte {exc.start}", "is not valid UTF-8")
+        return _failed(Problem(file, f"byte {exc.start}", "is not valid UTF-8"))
 
 
-def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem]]:
-    """Parse one JSON document strictly. Returns (value, problems); value is None on failure."""
+def _failed(problem: Problem) -> Result[Any]:
+    """No value, for one reason."""
+    return Result(None, (problem,))
+
+
+def parse_json(text: str, file: str, where: str = "") -> Result[Any]:
+    """Parse one JSON document strictly: its value, or None and every problem found."""
     prefix = f"{where} " if where else ""
     marked: list[_DupDict] = []
     try:
@@ -135,18 +140,18 @@ def parse_json(text: str, file: str, where: str = "") -> tuple[Any, list[Problem
         value = json.loads(text, object_pairs_hook=hook, parse_constant=_constant, parse_float=_float)
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
-        return None, [Problem(file, place, f"not valid JSON: {exc.msg}")]
+        return _failed(Problem(file, place, f"not valid JSON: {exc.msg}"))
     except _Refusal as exc:
-        return None, [Problem(file, _place(text, where), str(exc))]
+        return _failed(Problem(file, _place(text, where), str(exc)))
     except RecursionError:
-        return None, [Problem(file, where, _TOO_DEEP)]
+        return _failed(Problem(file, where, _TOO_DEEP))
     except ValueError as exc:  # e.g. an integer literal longer than Python's digit limit
-        return None, [Problem(file, where, f"not valid JSON: {exc}")]
+        return _failed(Problem(file, where, f"not valid JSON: {exc}"))
     try:
         problems = _duplicates_and_surrogates(value, text, file, prefix, bool(marked))
     except RecursionError:
-        return None, [Problem(file, where, _TOO_DEEP)]
-    return (None if problems else value), problems
+        return _failed(Problem(file, where, _TOO_DEEP))
+    return Result(None if problems else value, tuple(problems))
 
 
 _TOO_DEEP = "JSON nesting is too deep"
@@ -168,19 +173,28 @@ MAX_DOCUMENT_BYTES = 16 << 20
 as one value it costs many times its size in memory; rows belong in a JSON Lines file."""
 
 
-def load_json_bytes(data: bytes, file: str) -> tuple[Any, list[Problem]]:
+def load_json_bytes(data: bytes, file: str) -> Result[Any]:
     """Decode and parse one JSON file's bytes. Every file benchsite reads holds an object, so a
     document that is ``null`` is a problem too (never a silently missing file)."""
     if len(data) > MAX_DOCUMENT_BYTES:
         reason = f"the document is {len(data)} bytes: a JSON document may hold at most {MAX_DOCUMENT_BYTES}"
-        return None, [Problem(file, "", reason + " bytes (rows belong in a JSON Lines file)")]
-    text, problem = decode_text(data, file)
-    if problem is not None or text is None:
-        return None, [problem] if problem else []
-    value, problems = parse_json(text, file)
-    if value is None and not problems:
-        problems = [Problem(file, "$", "the document is null: expected a JSON object")]
-    return value, problems
+        return _failed(Problem(file, "", reason + " bytes (rows belong in a JSON Lines file)"))
+    text = decode_text(data, file)
+    if text.value is None:
+        return text
+    parsed = parse_json(text.value, file)
+    if parsed.value is None and not parsed.problems:
+        return _failed(Problem(file, "$", "the document is null: expected a JSON object"))
+    return parsed
+
+
+def load_model(model: type[M], data: bytes, file: str) -> Result[M]:
+    """One JSON file's bytes decoded, parsed and validated against ``model``: the steps above, each
+    only when the one before it succeeded."""
+    raw = load_json_bytes(data, file)
+    if raw.value is None:
+        return Result(None, raw.problems)
+    return validate_model(model, raw.value, file)
 
 
 MAX_ROW_CHARS = 1 << 20
@@ -188,67 +202,67 @@ MAX_ROW_CHARS = 1 << 20
 with a million checks is not a result anyone could review, and would cost minutes to render)."""
 
 
-def iter_jsonl(data: bytes, file: str) -> Iterator[tuple[int, Any, list[Problem]]]:
-    """Yield (line number, value, problems) for each non-empty line of a JSON Lines file."""
-    for number, _, value, problems in _jsonl_lines(data, file):
-        yield number, value, problems
+class _Line(NamedTuple):
+    """One non-empty line of a JSON Lines file: its number, its text, and its parsed value."""
+
+    number: int
+    text: str
+    parsed: Result[Any]
 
 
-def _jsonl_lines(data: bytes, file: str) -> Iterator[tuple[int, str, Any, list[Problem]]]:
-    text, problem = decode_text(data, file)
-    if problem is not None or text is None:
-        yield 0, "", None, [problem] if problem else []
+def _jsonl_lines(data: bytes, file: str) -> Iterator[_Line]:
+    text = decode_text(data, file)
+    if text.value is None:
+        yield _Line(0, "", text)
         return
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(text.value.split("\n"), start=1):
         if not line.strip():
             continue
         if len(line) > MAX_ROW_CHARS:
             reason = f"the row is {len(line)} characters long: a row may hold at most {MAX_ROW_CHARS}"
-            yield number, line, None, [Problem(file, f"line {number}", reason)]
+            yield _Line(number, line, _failed(Problem(file, f"line {number}", reason)))
             continue
-        value, problems = parse_json(line, file, where=f"line {number}")
-        yield number, line, value, problems
+        yield _Line(number, line, parse_json(line, file, where=f"line {number}"))
 
 
-def iter_models(data: bytes, file: str, model: type[M], problems: list[Problem]) -> Iterator[tuple[int, M]]:
+def iter_models(data: bytes, file: str, model: type[M], problems: Problems) -> Iterator[tuple[int, M]]:
     """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``."""
-    for number, line, value, line_problems in _jsonl_lines(data, file):
-        problems.extend(line_problems)
-        if value is None:
-            if not line_problems:
-                problems.append(Problem(file, f"line {number}", "the row is null: expected a JSON object"))
+    for line in _jsonl_lines(data, file):
+        where = f"line {line.number}"
+        if problems.take(line.parsed) is None:
+            if not line.parsed.problems:
+                problems.append(Problem(file, where, "the row is null: expected a JSON object"))
             continue
-        parsed, invalid = _validate_line(model, line, file, f"line {number}")
-        problems.extend(invalid)
+        parsed = problems.take(_validate_line(model, line.text, file, where))
         if parsed is not None:
-            yield number, parsed
+            yield line.number, parsed
 
 
-def validate_model(model: type[M], value: Any, file: str, where: str = "") -> tuple[M | None, list[Problem]]:
+def validate_model(model: type[M], value: Any, file: str, where: str = "") -> Result[M]:
     """Validate parsed JSON against a model; each pydantic error becomes a located Problem."""
     try:
-        return model.model_validate(_tuples(value)), []
+        return Result(model.model_validate(_tuples(value)))
     except ValidationError as exc:
-        return None, _problems(exc, file, where)
+        return Result(None, _problems(exc, file, where))
     except RecursionError:
-        return None, [Problem(file, where, _TOO_DEEP)]
+        return _failed(Problem(file, where, _TOO_DEEP))
 
 
-def _validate_line(model: type[M], line: str, file: str, where: str) -> tuple[M | None, list[Problem]]:
+def _validate_line(model: type[M], line: str, file: str, where: str) -> Result[M]:
     """A row the strict parse accepted, validated from its text: pydantic reads JSON arrays as the
     models' tuples itself, so the row is not rebuilt in Python first (the hot path of a build)."""
     try:
-        return model.model_validate_json(line), []
+        return Result(model.model_validate_json(line))
     except ValidationError as exc:
-        return None, _problems(exc, file, where)
+        return Result(None, _problems(exc, file, where))
 
 
-def _problems(exc: ValidationError, file: str, where: str) -> list[Problem]:
+def _problems(exc: ValidationError, file: str, where: str) -> tuple[Problem, ...]:
     problems = []
     for error in exc.errors(include_url=False):
         path = json_path(tuple(error["loc"]))
         problems.append(Problem(file, f"{where} {path}" if where else path, _message(error)))
-    return problems
+    return tuple(problems)
 
 
 def _tuples(value: Any) -> Any:

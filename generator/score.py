@@ -19,9 +19,8 @@ from generator import __version__
 from generator.cache import RunCache, bench_key
 from generator.canon import compact_json
 from generator.cluster import on_cluster
-from generator.disclosures import Disclosures
 from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
-from generator.families.base import AnyFamily, BenchmarkContext, RunStatus, RunView
+from generator.families.base import AnyFamily, BenchmarkContext, Finished, RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.inputs import (
     BenchmarkLayout,
@@ -215,14 +214,6 @@ class Folded:
 
 
 @dataclass(frozen=True)
-class Finished:
-    """Step 6: the family's section of the report and the benchmark's disclosures."""
-
-    section: Any
-    disclosures: Disclosures
-
-
-@dataclass(frozen=True)
 class BenchmarkScore:
     """One benchmark scored: its report (None when it has problems) and what scoring it counted."""
 
@@ -239,9 +230,10 @@ def _declaration(label: str, folder: VerifiedFolder) -> Result[Any]:
     file = f"{label}/{DECLARATION}"
     if DECLARATION not in folder.files:
         return Result(None, (Problem(file, "", "required file is missing"),))
-    raw, problems = load_json_bytes(folder.files[DECLARATION], file)
+    loaded = load_json_bytes(folder.files[DECLARATION], file)
+    raw = loaded.value
     if raw is None:
-        return Result(None, tuple(problems))
+        return loaded
     if not isinstance(raw, dict):
         return Result(None, (Problem(file, "$", "must be a JSON object declaring its 'family'"),))
     family = raw.get("family")
@@ -249,7 +241,7 @@ def _declaration(label: str, folder: VerifiedFolder) -> Result[Any]:
         known = ", ".join(sorted(FAMILIES))
         problem = Problem(file, "$.family", f"unknown rubric family {family!r} (known: {known})")
         return Result(None, (problem,))
-    return Result.of(validate_model(FAMILIES[family].declaration_model, raw, file))
+    return validate_model(FAMILIES[family].declaration_model, raw, file)
 
 
 def _contract(label: str, decl: Any, folder: VerifiedFolder) -> Result[Declared]:
@@ -263,9 +255,9 @@ def _contract(label: str, decl: Any, folder: VerifiedFolder) -> Result[Declared]
         pinned = decl.rubric.sha256[:16]
         message = f"rubric does not match its pin in benchmark.json: pinned {pinned}…, found {digest[:16]}…"
         return Result(None, (Problem(file, "", message, refused=True),))
-    contract, problems = FAMILIES[decl.family].read_contract(data, file)
-    declared = Declared(folder, decl, contract, digest) if contract is not None else None
-    return Result(declared, tuple(problems))
+    problems = Problems()
+    contract = problems.take(FAMILIES[decl.family].read_contract(data, file))
+    return problems.result(Declared(folder, decl, contract, digest) if contract is not None else None)
 
 
 def _run_id_problem(run_path: Path, run_id: str, seen: Mapping[str, str]) -> Problem | None:
@@ -432,14 +424,14 @@ def fold_runs(
     return problems.result(Folded(tuple(summaries), tuple(keys), tuple(digests), reused))
 
 
-def finish(prepared: Prepared, folded: Folded) -> Result[Finished]:
-    """Step 6: the runs' summaries, in run order, aggregated into the family's section."""
-    family = prepared.family
-    section, disclosures, problems = family.finish(prepared.bench, prepared.state, list(folded.summaries))
-    return Result(None if problems else Finished(section, disclosures), tuple(problems))
+def finish(prepared: Prepared, folded: Folded) -> Result[Finished[Any]]:
+    """Step 6: the runs' summaries, in run order, aggregated into the family's section of the report
+    and the benchmark's disclosures; None when the family found a problem."""
+    finished = prepared.family.finish(prepared.bench, prepared.state, list(folded.summaries))
+    return Result(None, finished.problems) if finished.problems else finished
 
 
-def render_pages(shared: Shared, finished: Finished, folded: Folded, options: ScoreOptions) -> int:
+def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, options: ScoreOptions) -> int:
     """Step 7: each folded run's pages, rendered with the finished benchmark as its run pages show it
     (or taken from the run cache); how many were rendered. None for ``verify``."""
     if not options.outputs:
@@ -457,7 +449,7 @@ def render_pages(shared: Shared, finished: Finished, folded: Folded, options: Sc
 
 
 def benchmark_report(
-    prepared: Prepared, finished: Finished, folded: Folded, digests: tuple[tuple[str, str], ...]
+    prepared: Prepared, finished: Finished[Any], folded: Folded, digests: tuple[tuple[str, str], ...]
 ) -> BenchmarkReport:
     """Step 8: the benchmark's report: its declaration, its sealed inputs and its family's section."""
     bench, section = prepared.bench, finished.section

@@ -204,18 +204,18 @@ def hash_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-def read_verified(folder: SealedFolder, rel: str) -> tuple[bytes | None, Problem | None]:
+def read_verified(folder: SealedFolder, rel: str) -> Result[bytes]:
     """Read one listed file and check its bytes against the seal in the same read."""
     full = folder.path / native(rel)
     try:
         data = read_regular(full)
     except ReadFailure as exc:
-        return None, Problem(str(full), "", exc.message, refused=exc.refused)
+        return Result(None, (Problem(str(full), "", exc.message, refused=exc.refused),))
     actual = hashlib.sha256(data).hexdigest()
     if actual != folder.entries[rel]:
         message = f"hash mismatch: sealed {folder.entries[rel][:16]}…, found {actual[:16]}…"
-        return None, _refuse(full, "", message)
-    return data, None
+        return Result(None, (_refuse(full, "", message),))
+    return Result(data)
 
 
 def write_seal(path: Path) -> Path:

@@ -117,9 +117,10 @@ def score_one(shared: Shared, job: Job) -> Outcome:
         if shared.outputs:
             shared.details.put_bytes(bench, run_id, hit.detail)
         return Outcome(rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key)
-    scored, problems = family.score_run(shared.bench, shared.state, run_id, run)
-    if scored is None or problems:
-        return Outcome(rel, run_id, run.digest, None, None, tuple(problems))
+    scoring = family.score_run(shared.bench, shared.state, run_id, run)
+    scored = scoring.value
+    if scored is None or scoring.problems:
+        return Outcome(rel, run_id, run.digest, None, None, scoring.problems)
     if shared.outputs:
         detail = shared.details.put(bench, run_id, scored.detail)
         shared.cache.store(key, family.name, scored.summary, scored.part, detail)

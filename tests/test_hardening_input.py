@@ -83,8 +83,8 @@ def test_locating_a_nan_after_a_long_number_is_linear() -> None:
     code = (
         "from generator.jsonio import parse_json\n"
         "row = '{\"a\": 1.' + '0' * 300_000 + ', \"b\": NaN}'\n"
-        "value, problems = parse_json(row, 'f.jsonl', where='line 7')\n"
-        "print(value, [p.render() for p in problems])\n"
+        "parsed = parse_json(row, 'f.jsonl', where='line 7')\n"
+        "print(parsed.value, [p.render() for p in parsed.problems])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
@@ -94,8 +94,8 @@ def test_locating_a_nan_after_a_long_number_is_linear() -> None:
 def test_a_long_overflowing_decimal_is_located() -> None:
     from generator.jsonio import parse_json
 
-    _, problems = parse_json('{"a": [1, ' + "9" * 400 + ".5]}", "f.json")
-    assert [p.where for p in problems] == ["line 1 column 11"]
+    parsed = parse_json('{"a": [1, ' + "9" * 400 + ".5]}", "f.json")
+    assert [p.where for p in parsed.problems] == ["line 1 column 11"]
 
 
 def test_a_whole_file_document_over_the_cap_is_invalid_content(small: Path, tmp_path: Path) -> None:

@@ -407,9 +407,9 @@ def test_pre_agent_or_host_failure_after_agent_started_is_rejected(reason: str) 
 def test_valid_attempt_missing_a_fact_key_is_rejected(missing: str) -> None:
     line = make_attempt().model_dump(mode="json")
     del line[missing]
-    attempt, problems = validate_model(Attempt, line, "attempts.jsonl")
-    assert attempt is None
-    assert any(missing in p.message for p in problems)
+    validated = validate_model(Attempt, line, "attempts.jsonl")
+    assert validated.value is None
+    assert any(missing in p.message for p in validated.problems)
 
 
 def test_explicit_null_facts_are_accepted_as_not_executed() -> None:

@@ -13,10 +13,10 @@ B = Problem("b.json", "", "missing", refused=True)
 C = Problem("c.json", "line 3", "not JSON")
 
 
-def test_take_keeps_the_problems_of_a_pair_and_returns_its_value() -> None:
+def test_take_keeps_each_results_problems_in_order_even_beside_a_value() -> None:
     problems = Problems()
-    assert problems.take((7, [A, B])) == 7
-    assert problems.take((None, [C])) is None
+    assert problems.take(Result(7, (A, B))) == 7
+    assert problems.take(Result(None, (C,))) is None
     assert list(problems) == [A, B, C]
     assert len(problems) == 3
 
@@ -51,11 +51,6 @@ def test_as_list_is_a_copy() -> None:
     problems = Problems([A])
     problems.as_list().append(B)
     assert list(problems) == [A]
-
-
-def test_result_of_freezes_a_pair() -> None:
-    assert Result.of(("v", [A, B])) == Result("v", (A, B))
-    assert Result.of((None, [])) == Result(None, ())
 
 
 def test_a_problem_report_takes_a_collector_and_counts_refusals() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from generator.errors import Result
 from scripts.reliability import tamper
 from tests.conftest import CORPUS
 
@@ -69,7 +70,7 @@ def test_the_harness_reports_a_change_its_seal_did_not_refuse(
     folder = tmp_path / "run"
     shutil.copytree(CORPUS / "agent-dx" / "run-subject-a3f1-2", folder)
     original = (folder / "run.json").read_bytes()
-    monkeypatch.setattr(tamper, "read_verified", lambda seal, rel: (b"accepted", None))
+    monkeypatch.setattr(tamper, "read_verified", lambda seal, rel: Result(b"accepted"))
     report = tamper.TamperReport()
     tamper.tamper_bytes(
         tamper.SealedFile(folder, "run.json", len(original)), [0, 7], random.Random(0), report

@@ -25,9 +25,9 @@ compare pairs on case, gates on evalKey / evalVersion / judge, and warns when no
 
 
 def adr(data: bytes = TINY) -> AdrText:
-    text, problems = read_adr(data, "adr.txt")
-    assert problems == [] and text is not None
-    return text
+    read = read_adr(data, "adr.txt")
+    assert read.problems == () and read.value is not None
+    return read.value
 
 
 def spec(change: dict[str, Any] | None = None) -> DefinitionsSpec:
@@ -58,10 +58,11 @@ def test_an_adr_without_the_statements_reads_as_none_of_them() -> None:
 
 def test_only_adr_032_in_utf8_is_read() -> None:
     for data in (b"ADR-031: another\n", b"", b"  \n", b"notes about ADR-032\n"):
-        assert read_adr(data, "adr.txt")[0] is None
-        assert [(p.file, p.where) for p in read_adr(data, "adr.txt")[1]] == [("adr.txt", "line 1")]
-    text, problems = read_adr(b"ADR-032 \xff\n", "adr.txt")
-    assert text is None and [p.message for p in problems] == ["is not UTF-8 text"]
+        refused = read_adr(data, "adr.txt")
+        assert refused.value is None
+        assert [(p.file, p.where) for p in refused.problems] == [("adr.txt", "line 1")]
+    refused = read_adr(b"ADR-032 \xff\n", "adr.txt")
+    assert refused.value is None and [p.message for p in refused.problems] == ["is not UTF-8 text"]
 
 
 def test_the_seed_adr_agrees_with_the_builtin_specification() -> None:

@@ -15,7 +15,7 @@ import pytest
 from pydantic import BaseModel
 
 from generator.cluster import ClusterError, Remote, on_cluster, score_remote
-from generator.errors import Problem
+from generator.errors import Problem, Result
 from generator.families.base import AnyFamily
 from generator.inputs import BenchmarkLayout
 from generator.seal import SEAL_NAME, write_seal
@@ -43,13 +43,11 @@ class StandIn:
         self.problem = problem
         self.calls: list[tuple[Any, Any, str]] = []
 
-    def score_run(
-        self, bench: Any, state: Any, run_id: str, run: Any
-    ) -> tuple[Scoring | None, list[Problem]]:
+    def score_run(self, bench: Any, state: Any, run_id: str, run: Any) -> Result[Scoring]:
         self.calls.append((bench, state, run_id))
         if self.problem is not None:
-            return None, [self.problem]
-        return Scoring(Figure(value=7), Figure(value=3), Rows(rows=["é", "b"])), []
+            return Result(None, (self.problem,))
+        return Result(Scoring(Figure(value=7), Figure(value=3), Rows(rows=["é", "b"])))
 
 
 def sealed_run(tmp_path: Path) -> Path:

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from generator.families.components.models import ComponentsContract, ComponentsDeclaration
-from generator.families.components.source import agreement_problems, declaration_problems, states_seed_rules
+from generator.families.components.source import agreement_problems, states_seed_rules, weighted_tasks
 from generator.families.components.spec import BUILTIN_FILE, ComponentsSpec, compile_spec
 from tests.conftest import CORPUS, SEEDS
 
@@ -76,8 +76,10 @@ def test_a_criterion_counted_in_the_total_raises_the_maximum_the_pass_bar_is_rea
 
 
 def test_the_corpus_declaration_agrees_and_keeps_each_tasks_own_weights() -> None:
-    tasks, problems = declaration_problems(declaration(), "benchmark.json", compile_spec(spec()), "built-in")
-    assert problems == []
+    weighted = weighted_tasks(declaration(), "benchmark.json", compile_spec(spec()), "built-in")
+    assert weighted.problems == ()
+    tasks = weighted.value
+    assert tasks is not None
     assert list(tasks) == [t["id"] for t in DECLARATION["tasks"]]
     first = tasks["JE-01"].weights
     assert first is not None and (first.outcome, first.process, first.rationale) == (0.6, 0.2, 0.2)
@@ -87,8 +89,8 @@ def test_minimum_seeds_and_missing_task_weights_are_named() -> None:
     raw_tasks = copy.deepcopy(DECLARATION["tasks"])
     del raw_tasks[1]["weights"]
     rules = compile_spec(spec({"seeds": {**SPEC["seeds"], "minimum": 7}}))
-    _, problems = declaration_problems(declaration({"tasks": raw_tasks}), "benchmark.json", rules, "built-in")
-    assert [(p.file, p.where) for p in problems] == [
+    weighted = weighted_tasks(declaration({"tasks": raw_tasks}), "benchmark.json", rules, "built-in")
+    assert [(p.file, p.where) for p in weighted.problems] == [
         ("benchmark.json", "$.minimum_seeds"),
         ("benchmark.json", "$.tasks[1].weights"),
     ]
@@ -104,9 +106,9 @@ def test_fixed_weights_replace_a_tasks_missing_weights_and_refuse_other_ones() -
     del raw_tasks[1]["weights"]
     raw_tasks[2]["weights"] = {"outcome": 0.5, "process": 0.3, "rationale": 0.2}
     rules = compile_spec(spec({"combine": fixed}))
-    tasks, problems = declaration_problems(
-        declaration({"tasks": raw_tasks}), "benchmark.json", rules, "built-in"
-    )
+    weighted = weighted_tasks(declaration({"tasks": raw_tasks}), "benchmark.json", rules, "built-in")
+    tasks, problems = weighted.value, weighted.problems
+    assert tasks is not None
     others = [i for i, t in enumerate(raw_tasks) if "weights" in t and t["weights"] != fixed["weights"]]
     assert 0 in others and 1 not in others and 2 not in others  # JE-01 states 0.6 / 0.2 / 0.2
     assert [p.where for p in problems] == [f"$.tasks[{i}].weights" for i in others]

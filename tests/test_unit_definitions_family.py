@@ -21,13 +21,14 @@ SIG: Signature = ("k", "v1", 1.0, False, None, None)
 def test_the_contract_is_text_and_only_the_seeds_exact_bytes_get_the_builtin_specification() -> None:
     assert FAMILY.recognises(None)
     assert not FAMILY.recognises({"rubric_id": "x"})
-    seed, problems = FAMILY.read_contract(SEED_ADR, "adr.txt")
-    assert problems == [] and seed is not None and seed.id == "ADR-032"
+    read = FAMILY.read_contract(SEED_ADR, "adr.txt")
+    seed = read.value
+    assert read.problems == () and seed is not None and seed.id == "ADR-032"
     assert FAMILY.builtin_spec(seed) == BUILTIN_FILE
-    edited, _ = FAMILY.read_contract(SEED_ADR + b"\nOne more line.\n", "adr.txt")
+    edited = FAMILY.read_contract(SEED_ADR + b"\nOne more line.\n", "adr.txt").value
     assert edited is not None and FAMILY.builtin_spec(edited) is None
-    refused, problems = FAMILY.read_contract(b"ADR-031: another\n", "adr.txt")
-    assert refused is None and [p.where for p in problems] == ["line 1"]
+    refused = FAMILY.read_contract(b"ADR-031: another\n", "adr.txt")
+    assert refused.value is None and [p.where for p in refused.problems] == ["line 1"]
 
 
 def test_a_runs_id_is_its_folder_name_in_the_agenteval_store() -> None:

@@ -37,8 +37,9 @@ FACTS: dict[str, Any] = {
 
 
 def test_a_rows_signature_folds_case_and_drops_blank_axes() -> None:
-    problems, row = pooling_facts(scenario(FACTS), "scenarios/a.json", "case-1", "chk", 0.5, "f.json", RULES)
-    assert problems == []
+    facts = pooling_facts(scenario(FACTS), "scenarios/a.json", "case-1", "chk", 0.5, "f.json", RULES)
+    assert facts.problems == ()
+    row = facts.value
     assert row is not None
     assert len(row.signature) == len(SIGNATURE_AXES) == 6
     # evalKey keeps its spaces (only a blank value is unrecorded); the rubric digest "" is not recorded
@@ -53,24 +54,24 @@ def test_a_rows_signature_folds_case_and_drops_blank_axes() -> None:
 
 
 def test_a_row_without_comparability_facts_is_not_pooled() -> None:
-    problems, row = pooling_facts(scenario(None), "scenarios/a.json", "c", "chk", 0.5, "f.json", RULES)
-    assert row is None
-    assert [(p.file, p.where) for p in problems] == [("f.json", "$.comparability")]
+    facts = pooling_facts(scenario(None), "scenarios/a.json", "c", "chk", 0.5, "f.json", RULES)
+    assert facts.value is None
+    assert [(p.file, p.where) for p in facts.problems] == [("f.json", "$.comparability")]
 
 
 def test_a_recorded_floor_bar_must_be_the_definitions_within_tolerance() -> None:
     near = 0.5 + RULES.bar_tolerance / 2
-    assert pooling_facts(scenario(FACTS), "r", "c", "chk", near, "f.json", RULES)[0] == []
+    assert pooling_facts(scenario(FACTS), "r", "c", "chk", near, "f.json", RULES).problems == ()
     for bar in (0.75, None):
-        problems, row = pooling_facts(scenario(FACTS), "r", "c", "chk", bar, "f.json", RULES)
-        assert row is not None  # still pooled: the floor problem is reported beside it
-        assert [p.where for p in problems] == ["$.comparability.chanceFloor.bar"]
+        facts = pooling_facts(scenario(FACTS), "r", "c", "chk", bar, "f.json", RULES)
+        assert facts.value is not None  # still pooled: the floor problem is reported beside it
+        assert [p.where for p in facts.problems] == ["$.comparability.chanceFloor.bar"]
 
 
 def test_without_a_judge_the_judge_axes_are_none_and_unfolded_axes_keep_case() -> None:
     facts = {"evalKey": "K", "evalVersion": "V"}
     unfolded = dataclasses.replace(RULES, folded=frozenset())
-    _, row = pooling_facts(scenario(facts), "r", "c", "chk", None, "f.json", unfolded)
+    row = pooling_facts(scenario(facts), "r", "c", "chk", None, "f.json", unfolded).value
     assert row is not None and row.signature == ("K", "V", None, False, None, None)
 
 

@@ -27,8 +27,9 @@ def write(folder: Path, name: str, value: Any) -> Path:
 def test_a_seed_contract_is_explained_by_its_builtin_specification(tmp_path: Path) -> None:
     path = tmp_path / "rubric.json"
     shutil.copyfile(POINTS_SEED, path)
-    explained, problems = read(path)
-    assert problems == [] and explained is not None
+    found = read(path)
+    explained = found.value
+    assert found.problems == () and explained is not None
     assert explained.family == "points"
     assert explained.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
     assert explained.source == (
@@ -38,24 +39,26 @@ def test_a_seed_contract_is_explained_by_its_builtin_specification(tmp_path: Pat
 
 
 def test_the_seed_adr_text_is_read_by_the_definitions_family() -> None:
-    explained, problems = read(SEEDS / "004_3e2f1068dfea7cba.txt")
-    assert problems == [] and explained is not None and explained.family == "definitions"
+    found = read(SEEDS / "004_3e2f1068dfea7cba.txt")
+    explained = found.value
+    assert found.problems == () and explained is not None and explained.family == "definitions"
     assert "(adr-032.scoring.json)" in explained.source
 
 
 def test_a_specification_is_explained_as_itself(tmp_path: Path) -> None:
     path = tmp_path / "scoring.json"
     shutil.copyfile(POINTS_SPEC, path)
-    explained, _ = read(path)
+    explained = read(path).value
     assert explained is not None and explained.source == f"the specification {path}"
 
 
 def test_a_contract_with_other_rules_and_no_specification_is_refused(tmp_path: Path) -> None:
     raw = json.loads(POINTS_SEED.read_text())
     raw["pointDimensions"][0]["weight"] += 1
-    explained, problems = read(write(tmp_path, "rubric.json", raw))
-    assert explained is None
-    assert [p.where for p in problems] == [""] and "no scoring specification" in problems[0].message
+    found = read(write(tmp_path, "rubric.json", raw))
+    assert found.value is None
+    assert [p.where for p in found.problems] == [""]
+    assert "no scoring specification" in found.problems[0].message
 
 
 def test_a_scoring_json_pinned_beside_the_contract_must_match_its_pin(tmp_path: Path) -> None:
@@ -68,17 +71,18 @@ def test_a_scoring_json_pinned_beside_the_contract_must_match_its_pin(tmp_path: 
     spec_path = write(tmp_path, "scoring.json", spec)
     pin = {"file": "scoring.json", "sha256": hashlib.sha256(spec_path.read_bytes()).hexdigest()}
     write(tmp_path, "benchmark.json", {"rubric": {"file": "rubric.json"}, "scoring": pin})
-    explained, problems = read(contract)
-    assert problems == [] and explained is not None
+    found = read(contract)
+    explained = found.value
+    assert found.problems == () and explained is not None
     assert explained.source == f"the specification {spec_path} pinned in benchmark.json"
     write(
         tmp_path,
         "benchmark.json",
         {"rubric": {"file": "rubric.json"}, "scoring": {**pin, "sha256": "0" * 64}},
     )
-    explained, problems = read(contract)
-    assert explained is None
-    assert [(p.file, p.refused) for p in problems] == [(str(spec_path), True)]
+    found = read(contract)
+    assert found.value is None
+    assert [(p.file, p.refused) for p in found.problems] == [(str(spec_path), True)]
 
 
 def test_files_that_are_neither_a_contract_nor_a_specification(tmp_path: Path) -> None:
@@ -89,9 +93,9 @@ def test_files_that_are_neither_a_contract_nor_a_specification(tmp_path: Path) -
         "other.json": ({"hello": 1}, "$", "neither a scoring specification"),
     }
     for name, (value, where, says) in cases.items():
-        explained, problems = read(write(tmp_path, name, value))
-        assert explained is None
-        assert [p.where for p in problems] == [where], name
-        assert says in problems[0].message, name
-    explained, problems = read(tmp_path / "missing.json")
-    assert explained is None and [p.file for p in problems] == [str(tmp_path / "missing.json")]
+        found = read(write(tmp_path, name, value))
+        assert found.value is None
+        assert [p.where for p in found.problems] == [where], name
+        assert says in found.problems[0].message, name
+    found = read(tmp_path / "missing.json")
+    assert found.value is None and [p.file for p in found.problems] == [str(tmp_path / "missing.json")]

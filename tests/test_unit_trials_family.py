@@ -88,8 +88,9 @@ def test_a_trial_scored_in_two_runs_is_refused_when_folded(prepared: Prepared) -
     rel, run_id = prepared.jobs[0]
     run = verified_run(bench.folder.path / rel).value
     assert run is not None
-    scored, problems = FAMILY.score_run(bench, state, run_id, run)
-    assert problems == [] and scored is not None
+    scoring = FAMILY.score_run(bench, state, run_id, run)
+    scored = scoring.value
+    assert scoring.problems == () and scored is not None
     part = scored.part
     assert isinstance(part, TrialsPart) and part.trial_ids[:2] == ("t01", "t05")
     fresh = TrialsState(state.rules, state.source, state.plan, None)  # nothing folded in yet

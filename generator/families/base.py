@@ -13,10 +13,10 @@ from pydantic import BaseModel
 
 from generator.canon import compact_json
 from generator.disclosures import Disclosures
-from generator.errors import Problem
+from generator.errors import Problem, Result
 from generator.families.input_base import SpecPin
 from generator.figures import Model
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import load_model
 from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
@@ -53,6 +53,14 @@ class BenchmarkContext(Generic[Decl, Contract]):
     reveal: VerifiedFolder | None = None
     """The family's reveal folder, when it has one and this build includes reveals."""
     extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Finished(Generic[Sec]):
+    """What ``Family.finish`` makes of a benchmark: its section of the report and its disclosures."""
+
+    section: Sec
+    disclosures: Disclosures
 
 
 @dataclass(frozen=True)
@@ -160,12 +168,9 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
 
     # --- the rubric contract and its scoring specification (generator.families.specs) -------------
 
-    def read_contract(self, data: bytes, file: str) -> tuple[Contract | None, list[Problem]]:
+    def read_contract(self, data: bytes, file: str) -> Result[Contract]:
         """Parse the pinned rubric file; by default a JSON contract validated by ``contract_model``."""
-        raw, problems = load_json_bytes(data, file)
-        if raw is None:
-            return None, problems
-        return validate_model(self.contract_model, raw, file)  # type: ignore[return-value]
+        return cast(Result[Contract], load_model(self.contract_model, data, file))
 
     def recognises(self, raw: object) -> bool:
         """Whether a parsed contract (JSON, or None when the file is not JSON) has this family's shape:
@@ -209,14 +214,15 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
         return rel
 
     @abstractmethod
-    def prepare(self, bench: BenchmarkContext[Decl, Contract]) -> tuple[State | None, list[Problem]]:
+    def prepare(self, bench: BenchmarkContext[Decl, Contract]) -> Result[State]:
         """The specification resolved and compiled, and the benchmark-level rules beyond the schemas;
-        returns the state handed to the other three steps."""
+        returns the state handed to the other three steps (None when the benchmark cannot be scored;
+        a state with problems when only its runs' scores would be refused)."""
 
     @abstractmethod
     def score_run(
         self, bench: BenchmarkContext[Decl, Contract], state: State, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         """Parse and score one verified run on its own: summary, rows and its share of the aggregates.
 
         Runs are scored in worker processes and from the cache, so this reads ``state`` (what
@@ -231,9 +237,9 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     @abstractmethod
     def finish(
         self, bench: BenchmarkContext[Decl, Contract], state: State, runs: list[Any]
-    ) -> tuple[Sec, Disclosures, list[Problem]]:
+    ) -> Result[Finished[Sec]]:
         """Aggregate the runs' summaries (``summary_model``, in run order) into the family's report
-        section and disclosures."""
+        section and disclosures; any problem found refuses the benchmark."""
 
 
 AnyFamily = Family[Any, Any, Any, Any, Any, Any]
@@ -257,16 +263,11 @@ def provenance_problems(
     return problems
 
 
-def read_run_meta(
-    run: VerifiedFolder, label: str, names: tuple[str, str], model: type[M]
-) -> tuple[M | None, list[Problem]]:
+def read_run_meta(run: VerifiedFolder, label: str, names: tuple[str, str], model: type[M]) -> Result[M]:
     """Check a run folder holds its two files and validate the first (its metadata)."""
-    missing = [f for f in names if f not in run.files]
+    missing = tuple(
+        Problem(f"{label}/{f}", "", "required file is missing") for f in names if f not in run.files
+    )
     if missing:
-        return None, [Problem(f"{label}/{f}", "", "required file is missing") for f in missing]
-    meta_file = f"{label}/{names[0]}"
-    raw, problems = load_json_bytes(run.files[names[0]], meta_file)
-    if raw is None:
-        return None, problems
-    meta, more = validate_model(model, raw, meta_file)
-    return meta, problems + more
+        return Result(None, missing)
+    return load_model(model, run.files[names[0]], f"{label}/{names[0]}")

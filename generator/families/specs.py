@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.figures import Model
 from generator.jsonio import load_json_bytes, validate_model
 
@@ -78,6 +78,14 @@ class SpecSource:
         return "the built-in specification" if self.kind == "built-in" else self.file
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """A benchmark's specification (the family's model, not yet compiled) and where it came from."""
+
+    spec: Any
+    source: SpecSource
+
+
 class Parameter(Model):
     """A reading benchsite once chose in code that is now a parameter of the specification."""
 
@@ -114,40 +122,38 @@ def read_builtin(path: Path, model: type[BaseModel]) -> tuple[Any, str]:
     return model.model_validate_json(data), hashlib.sha256(data).hexdigest()
 
 
-def read_spec(family: AnyFamily, data: bytes, file: str) -> tuple[Any, list[Problem]]:
+def read_spec(family: AnyFamily, data: bytes, file: str) -> Result[Any]:
     """A specification's bytes parsed and validated by the family's model; a spec of another family
     is named as such rather than reported field by field."""
-    raw, problems = load_json_bytes(data, file)
+    loaded = load_json_bytes(data, file)
+    raw = loaded.value
     if raw is None:
-        return None, problems
+        return loaded
     if family.spec_model is None:
         message = f"the {family.name} family's rules are not data: docs/{family.name}.md states them"
-        return None, [Problem(file, "$.family", message)]
+        return Result(None, (Problem(file, "$.family", message),))
     if isinstance(raw, dict) and raw.get("family") != family.name:
         message = (
             f"a scoring specification for family {raw.get('family')!r}, but this benchmark is scored "
             f"by the {family.name} family"
         )
-        return None, [Problem(file, "$.family", message)]
+        return Result(None, (Problem(file, "$.family", message),))
     return validate_model(family.spec_model, raw, file)
 
 
-def resolve(
-    family: AnyFamily, bench: BenchmarkContext[Any, Any]
-) -> tuple[Any, SpecSource | None, list[Problem]]:
-    """The benchmark's specification (the family's model, not yet compiled) and where it came from,
-    with its agreement with the contract checked; or the problems."""
+def resolve(family: AnyFamily, bench: BenchmarkContext[Any, Any]) -> Result[Resolved]:
+    """The benchmark's specification and where it came from, with its agreement with the contract
+    checked; or the problems."""
     contract_file = f"{bench.label}/{bench.rubric_file}"
-    spec, source, problems = _find(family, bench, contract_file)
-    if spec is None or source is None:
-        return None, None, problems
-    problems += family.agreement(spec, bench.contract, contract_file, source.place)
-    return (None if problems else spec), source, problems
+    problems = Problems()
+    found = problems.take(_find(family, bench, contract_file))
+    if found is None:
+        return problems.result(None)
+    problems.extend(family.agreement(found.spec, bench.contract, contract_file, found.source.place))
+    return problems.result(None if problems else found)
 
 
-def _find(
-    family: AnyFamily, bench: BenchmarkContext[Any, Any], contract_file: str
-) -> tuple[Any, SpecSource | None, list[Problem]]:
+def _find(family: AnyFamily, bench: BenchmarkContext[Any, Any], contract_file: str) -> Result[Resolved]:
     own = family.contract_spec(bench.contract)
     pin = family.spec_pin(bench.declaration)
     if own is not None and pin is not None:
@@ -155,35 +161,37 @@ def _find(
             f"the contract carries a scoring object and benchmark.json pins {pin.file!r}: "
             "give one specification"
         )
-        return None, None, [Problem(f"{bench.label}/benchmark.json", "$.scoring", message)]
+        return Result(None, (Problem(f"{bench.label}/benchmark.json", "$.scoring", message),))
     if own is not None:
-        return own, SpecSource("contract", bench.rubric_file, bench.rubric_sha256), []
+        return Result(Resolved(own, SpecSource("contract", bench.rubric_file, bench.rubric_sha256)))
     if pin is not None:
         return read_pinned(family, bench, pin.file, pin.sha256)
     builtin = family.builtin_spec(bench.contract)
     if builtin is not None and family.spec_model is not None:
         spec, digest = read_builtin(builtin, family.spec_model)
-        return spec, SpecSource("built-in", builtin.name, digest), []
+        return Result(Resolved(spec, SpecSource("built-in", builtin.name, digest)))
     message = (
         "no scoring specification: this contract's rules are not the seed contract's, so benchsite "
         "cannot know how it scores; add a scoring specification (a 'scoring' object in the contract, "
         "or a sealed scoring.json pinned in benchmark.json as $.scoring), as docs/scoring.md describes"
     )
-    return None, None, [Problem(contract_file, "", message)]
+    return Result(None, (Problem(contract_file, "", message),))
 
 
 def read_pinned(
     family: AnyFamily, bench: BenchmarkContext[Any, Any], name: str, pinned: str
-) -> tuple[Any, SpecSource | None, list[Problem]]:
+) -> Result[Resolved]:
     """A sealed scoring.json, checked against its pin and validated."""
     file = f"{bench.label}/{name}"
     data = bench.folder.files.get(name)
     if data is None:
         message = "the scoring specification pinned in benchmark.json is not in the sealed folder"
-        return None, None, [Problem(file, "", message, refused=True)]
+        return Result(None, (Problem(file, "", message, refused=True),))
     digest = hashlib.sha256(data).hexdigest()
     if digest != pinned:
         message = f"does not match its pin in benchmark.json: pinned {pinned[:16]}…, found {digest[:16]}…"
-        return None, None, [Problem(file, "", message, refused=True)]
-    spec, problems = read_spec(family, data, file)
-    return spec, (SpecSource("file", name, digest) if spec is not None else None), problems
+        return Result(None, (Problem(file, "", message, refused=True),))
+    spec = read_spec(family, data, file)
+    if spec.value is None:
+        return Result(None, spec.problems)
+    return Result(Resolved(spec.value, SpecSource("file", name, digest)), spec.problems)

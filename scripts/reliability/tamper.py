@@ -171,8 +171,8 @@ def _byte_refused(file: SealedFile, seal: SealedFolder, nested: tuple[str, ...],
     """Is the file, as it now is on disk, refused by the verification the build runs on its folder?"""
     if file.is_seal:
         return _refuses(verify_folder(file.folder, nested).problems, file)
-    data, problem = read_verified(seal, file.rel)
-    if data is not None or problem is None or not problem.refused:
+    read = read_verified(seal, file.rel)
+    if read.value is not None or not any(problem.refused for problem in read.problems):
         return False
     return not whole or _refuses(verify_folder(file.folder, nested).problems, file)
 

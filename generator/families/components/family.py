@@ -10,8 +10,15 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from generator.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
-from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored, provenance_problems, read_run_meta
+from generator.errors import Problem, Problems, Result
+from generator.families.base import (
+    BenchmarkContext,
+    Family,
+    Finished,
+    RunScored,
+    provenance_problems,
+    read_run_meta,
+)
 from generator.families.components.aggregate import (
     EpisodeFigure,
     agreement,
@@ -49,7 +56,7 @@ from generator.families.components.scoring import (
     process_value,
     rationale,
 )
-from generator.families.components.source import agreement_problems, declaration_problems, states_seed_rules
+from generator.families.components.source import agreement_problems, states_seed_rules, weighted_tasks
 from generator.families.components.spec import (
     BUILTIN_FILE,
     ComponentsRules,
@@ -386,28 +393,29 @@ class ComponentsFamily(
     def explain(self, spec: ComponentsSpec) -> tuple[str, ...]:
         return explain(spec)
 
-    def prepare(self, bench: Bench) -> tuple[ComponentsState | None, list[Problem]]:
+    def prepare(self, bench: Bench) -> Result[ComponentsState]:
         decl, contract = bench.declaration, bench.contract
-        problems = provenance_problems(
-            bench, decl.provenance_sources, {"source_sha256": contract.source_sha256}
-        )
-        spec, source, more = resolve(self, bench)
-        if spec is None or source is None:
-            return None, problems + more
-        rules = compile_spec(spec)
-        tasks, more = declaration_problems(decl, f"{bench.label}/benchmark.json", rules, source.place)
-        if more:
-            return None, problems + more
-        return ComponentsState(rules, source, tasks, frozenset(decl.focus)), problems
+        hashes = {"source_sha256": contract.source_sha256}
+        problems = Problems(provenance_problems(bench, decl.provenance_sources, hashes))
+        resolved = problems.take(resolve(self, bench))
+        if resolved is None:
+            return problems.result(None)
+        rules, source = compile_spec(resolved.spec), resolved.source
+        weighted = weighted_tasks(decl, f"{bench.label}/benchmark.json", rules, source.place)
+        tasks = problems.take(weighted)
+        if weighted.problems or tasks is None:
+            return problems.result(None)
+        return problems.result(ComponentsState(rules, source, tasks, frozenset(decl.focus)))
 
     def score_run(
         self, bench: Bench, state: ComponentsState, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         tasks, rules = state.tasks, state.rules
         label = f"{bench.label}/{run_id}"
-        meta, problems = read_run_meta(run, label, (RUN_FILE, EPISODES_FILE), ComponentsRun)
+        problems = Problems()
+        meta = problems.take(read_run_meta(run, label, (RUN_FILE, EPISODES_FILE), ComponentsRun))
         if EPISODES_FILE not in run.files:
-            return None, problems
+            return problems.result(None)
         file = f"{label}/{EPISODES_FILE}"
         results: list[EpisodeResult] = []
         units: dict[tuple[str, int], Unit] = {}
@@ -436,11 +444,11 @@ class ComponentsFamily(
             seen.add(episode.episode_id)
             task = tasks[episode.task]
             focused = task.family in state.focus
-            problems += _episode_problems(episode, task, focused, rules, file, where)
+            problems.extend(_episode_problems(episode, task, focused, rules, file, where))
             results.append(episode_result(episode, task, meta.subject, meta.kind, focused, rules))
             scored.append(episode)
         if problems or meta is None:
-            return None, problems
+            return problems.result(None)
         judges = tuple(sorted({judge for e in results for judge in e.judges}))
         figures = tuple(episode_figure(e) for e in results)
         part = ComponentsPart(
@@ -458,7 +466,7 @@ class ComponentsFamily(
             producer=meta.producer,
             episode_count=len(results),
         )
-        return RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part), []
+        return Result(RunScored(summary, RunDetail(**summary.model_dump(), episodes=tuple(results)), part))
 
     def run_section(self, section: ComponentsSection) -> RunSection:
         return RunSection(agreement=section.agreement)
@@ -491,7 +499,7 @@ class ComponentsFamily(
 
     def finish(
         self, bench: Bench, state: ComponentsState, runs: list[RunSummary]
-    ) -> tuple[ComponentsSection, Disclosures, list[Problem]]:
+    ) -> Result[Finished[ComponentsSection]]:
         decl, tally = bench.declaration, state
         rules, source, episodes = tally.rules, tally.source, tally.figures
         task_ids = [t.id for t in decl.tasks]
@@ -510,7 +518,7 @@ class ComponentsFamily(
             judge_drift=judge_drift(tally.batches),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
-        return section, _disclosures(bench, section, tally), []
+        return Result(Finished(section, _disclosures(bench, section, tally)))
 
 
 def _interpretations(source: SpecSource) -> tuple[Interpretation, ...]:

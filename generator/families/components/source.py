@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.families.components.models import (
     COMPONENTS_RULES_SHA256,
     CRITERIA,
@@ -94,12 +94,12 @@ def _protocol_problems(
     return problems
 
 
-def declaration_problems(
+def weighted_tasks(
     decl: ComponentsDeclaration, file: str, rules: ComponentsRules, place: str
-) -> tuple[dict[str, Task], list[Problem]]:
-    """Where ``benchmark.json`` (``file``) disagrees with the specification (each naming both places),
-    and the tasks with the weights they are scored by: their own, or the specification's fixed ones."""
-    problems = []
+) -> Result[dict[str, Task]]:
+    """The tasks with the weights they are scored by (their own, or the specification's fixed ones),
+    and where ``benchmark.json`` (``file``) disagrees with the specification, each naming both places."""
+    problems = Problems()
     if decl.minimum_seeds is not None and decl.minimum_seeds != rules.minimum_seeds:
         message = f"{decl.minimum_seeds} differs from {place} ($.seeds.minimum: {rules.minimum_seeds})"
         problems.append(Problem(file, "$.minimum_seeds", message))
@@ -121,7 +121,7 @@ def declaration_problems(
             weights = Weights(outcome=fixed.outcome, process=fixed.process, rationale=fixed.rationale)
             task = task.model_copy(update={"weights": weights})
         tasks[task.id] = task
-    return tasks, problems
+    return problems.result(tasks)
 
 
 def _exact(w: Weights | ComponentWeights) -> tuple[Fraction, Fraction, Fraction]:

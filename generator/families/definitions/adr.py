@@ -16,7 +16,7 @@ import re
 
 from pydantic import Field
 
-from generator.errors import Problem
+from generator.errors import Problem, Result
 from generator.families.definitions.spec import DefinitionsSpec
 from generator.figures import Model
 
@@ -48,17 +48,19 @@ class AdrText(Model):
     )
 
 
-def read_adr(data: bytes, file: str) -> tuple[AdrText | None, list[Problem]]:
+def read_adr(data: bytes, file: str) -> Result[AdrText]:
     """The pinned text read as ADR-032: its title, status and decision lines, and its rule statements."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return None, [Problem(file, "", "is not UTF-8 text")]
+        return Result(None, (Problem(file, "", "is not UTF-8 text"),))
     numbered = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     lines = [line for _, line in numbered]
     title = ADR_ID.match(lines[0]) if lines else None
     if title is None or title.group(1) != "ADR-032":
-        return None, [Problem(file, "line 1", "is not ADR-032 (the definitions family implements that ADR)")]
+        return Result(
+            None, (Problem(file, "line 1", "is not ADR-032 (the definitions family implements that ADR)"),)
+        )
     amended = [
         (match.group(1), n, line)
         for n, line in numbered
@@ -66,7 +68,7 @@ def read_adr(data: bytes, file: str) -> tuple[AdrText | None, list[Problem]]:
     ]
     latest = max(amended, default=None)
     gates = next(((n, m) for n, line in numbered if (m := GATES_ON.search(line))), None)
-    return AdrText(
+    adr = AdrText(
         id=title.group(1),
         title=lines[0],
         status=next((line for line in lines if line.startswith("Status:")), ""),
@@ -78,7 +80,8 @@ def read_adr(data: bytes, file: str) -> tuple[AdrText | None, list[Problem]]:
         compare_gates=tuple(gates[1].group(1).split(" / ")) if gates else None,
         compare_gates_line=gates[0] if gates else None,
         floor_warns_line=next((n for n, line in numbered if FLOOR_WARNS in line), None),
-    ), []
+    )
+    return Result(adr)
 
 
 def agreement_problems(spec: DefinitionsSpec, adr: AdrText, file: str, place: str) -> list[Problem]:

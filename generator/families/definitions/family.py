@@ -13,8 +13,8 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from generator.disclosures import BlindRecord, Disclosures, Interpretation
-from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored
+from generator.errors import Problem, Problems, Result
+from generator.families.base import BenchmarkContext, Family, Finished, RunScored
 from generator.families.definitions.adr import AdrText, agreement_problems, read_adr
 from generator.families.definitions.aggregate import census, floor_tests, paired, values
 from generator.families.definitions.models import (
@@ -62,7 +62,7 @@ from generator.families.definitions.store import (
 from generator.families.specs import SpecSource, resolve
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import load_json_bytes, load_model, validate_model
 
 MIDDLE_DOT = "\u00b7"
 SUMMARY_STATS = "summary stats (total, passed, failed, warnings, skipped)"
@@ -167,6 +167,16 @@ class RunSection(Model):
     corrections: tuple[Correction, ...]
 
 
+@dataclass(frozen=True)
+class RunRows:
+    """A run's scenario rows scored, in id order; their comparability facts, as pooling needs them;
+    and how many rows name no (case, check) of the definition but were not applicable (ignored)."""
+
+    rows: tuple[RowResult, ...]
+    pooled: tuple[PooledRow, ...]
+    ignored: int
+
+
 @dataclass
 class DefinitionsState:
     """The compiled specification and the definition, read by ``score_run``; what ``fold`` merges."""
@@ -216,7 +226,7 @@ class DefinitionsFamily(
         "scoring": DefinitionsSpec,
     }
 
-    def read_contract(self, data: bytes, file: str) -> tuple[AdrText | None, list[Problem]]:
+    def read_contract(self, data: bytes, file: str) -> Result[AdrText]:
         """The rubric of this family is ADR-032's text, pinned; its title and status are shown verbatim."""
         return read_adr(data, file)
 
@@ -244,25 +254,27 @@ class DefinitionsFamily(
         match = RUN_PATH.match(rel)
         return match.group(2) if match else None
 
-    def prepare(self, bench: Bench) -> tuple[DefinitionsState | None, list[Problem]]:
+    def prepare(self, bench: Bench) -> Result[DefinitionsState]:
         decl = bench.declaration
-        spec, source, problems = resolve(self, bench)
-        if spec is None or source is None:
-            return None, problems
+        problems = Problems()
+        resolved = problems.take(resolve(self, bench))
+        if resolved is None:
+            return problems.result(None)
+        spec, source = resolved.spec, resolved.source
         rules = compile_spec(spec)
         file = f"{bench.label}/{decl.definition}"
         data = bench.folder.files.get(decl.definition)
         if data is None:
-            return None, [
-                Problem(file, "", "definition file named in benchmark.json is not in the sealed folder")
-            ]
-        raw, problems = load_json_bytes(data, file)
+            message = "definition file named in benchmark.json is not in the sealed folder"
+            return Result(None, (Problem(file, "", message),))
+        raw = problems.take(load_json_bytes(data, file))
+        if raw is None:
+            return problems.result(None)
         if isinstance(raw, dict):  # what the definition leaves out, the specification's defaults say
             raw = {"pass_at": rules.pass_at, "paired_collapse": rules.paired_collapse} | raw
-        definition, more = validate_model(Definition, raw, file) if raw is not None else (None, [])
-        problems += more
+        definition = problems.take(validate_model(Definition, raw, file))
         if definition is None:
-            return None, problems
+            return problems.result(None)
         if definition.paired_collapse not in rules.tested:
             message = (
                 f"{definition.paired_collapse!r} is not among the collapse rules {source.place} tests "
@@ -303,9 +315,7 @@ class DefinitionsFamily(
             if ldata is None:
                 problems.append(Problem(lfile, "", "corrections ledger named in benchmark.json is missing"))
             else:
-                lraw, more = load_json_bytes(ldata, lfile)
-                ledger, more2 = validate_model(Ledger, lraw, lfile) if lraw is not None else (None, [])
-                problems += more + more2
+                ledger = problems.take(load_model(Ledger, ldata, lfile))
         bindings = {
             run: (arm.id, rep) for arm in definition.arms for rep, run in enumerate(arm.runs, start=1)
         }
@@ -318,21 +328,18 @@ class DefinitionsFamily(
                     problems.append(
                         Problem(f"{bench.label}/{decl.corrections}", where, f"{target!r} names nothing")
                     )
-        return DefinitionsState(rules, source, definition, floors, ledger, bindings), problems
+        return problems.result(DefinitionsState(rules, source, definition, floors, ledger, bindings))
 
     def score_run(
         self, bench: Bench, state: DefinitionsState, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         tally = state
         label = f"{bench.label}/…/runs/{run_id}"
-        manifest, problems = frozen_manifest(run.files, label)
+        problems = Problems()
+        manifest = problems.take(frozen_manifest(run.files, label))
         if problems or manifest is None:
-            return None, problems
-        raw, problems = load_json_bytes(run.files["summary.json"], f"{label}/summary.json")
-        summary, more = (
-            validate_model(Summary, raw, f"{label}/summary.json") if raw is not None else (None, [])
-        )
-        problems += more
+            return problems.result(None)
+        summary = problems.take(load_model(Summary, run.files["summary.json"], f"{label}/summary.json"))
         if manifest.run.runId != run_id:
             problems.append(
                 Problem(f"{label}/manifest.json", "$.run.runId", f"names run {manifest.run.runId!r}")
@@ -341,13 +348,12 @@ class DefinitionsFamily(
             problems.append(
                 Problem(f"{label}/manifest.json", "", "run is not bound to an arm of the definition")
             )
-        rows, pooled, ignored, more = self._rows(tally, run, label, manifest.subject.modelId)
-        problems += more
+        rows = problems.take(self._rows(tally, run, label, manifest.subject.modelId))
         if summary is not None and summary.runId != run_id:
             problems.append(Problem(f"{label}/summary.json", "$.runId", f"names run {summary.runId!r}"))
-        if problems or summary is None:
-            return None, problems
-        return self._scored(tally, run, run_id, manifest, summary, rows, pooled, ignored), []
+        if problems or summary is None or rows is None:
+            return problems.result(None)
+        return Result(self._scored(tally, run, run_id, manifest, summary, rows))
 
     def fold(
         self, bench: Bench, state: DefinitionsState, run_id: str, part: DefinitionsPart
@@ -367,19 +373,17 @@ class DefinitionsFamily(
 
     def _rows(
         self, tally: DefinitionsState, run: VerifiedFolder, label: str, model: str | None
-    ) -> tuple[list[RowResult], list[PooledRow], int, list[Problem]]:
+    ) -> Result[RunRows]:
         definition = tally.definition
         pooled: list[PooledRow] = []
         cases = {c.id for c in definition.cases}
         checks = {c.key for c in definition.checks}
         rows: dict[str, RowResult] = {}
-        problems = []
+        problems = Problems()
         ignored = 0
         for rel in sorted(f for f in run.files if f.startswith("scenarios/") and f.endswith(".json")):
             file = f"{label}/{rel}"
-            raw, more = load_json_bytes(run.files[rel], file)
-            scenario, more2 = validate_model(Scenario, raw, file) if raw is not None else (None, [])
-            problems += more + more2
+            scenario = problems.take(load_model(Scenario, run.files[rel], file))
             if scenario is None:
                 continue
             if rel != "scenarios/" + sanitized_name(scenario.id):
@@ -403,10 +407,9 @@ class DefinitionsFamily(
                 continue
             if scenario.id in rows:
                 problems.append(Problem(file, "$.id", f"duplicate row {scenario.id!r}"))
-            more, entry = pooling_facts(
-                scenario, rel, case, check, tally.floors.get(check), file, tally.rules
+            entry = problems.take(
+                pooling_facts(scenario, rel, case, check, tally.floors.get(check), file, tally.rules)
             )
-            problems += more
             if entry is not None:
                 pooled.append(entry)
             rows[scenario.id] = result
@@ -416,7 +419,7 @@ class DefinitionsFamily(
                     problems.append(
                         Problem(f"{label}/scenarios", "", f"no row for case {case!r} × check {check!r}")
                     )
-        return [rows[k] for k in sorted(rows)], pooled, ignored, problems
+        return problems.result(RunRows(tuple(rows[k] for k in sorted(rows)), tuple(pooled), ignored))
 
     def _scored(
         self,
@@ -425,10 +428,9 @@ class DefinitionsFamily(
         run_id: str,
         manifest: Manifest,
         summary: Summary,
-        rows: list[RowResult],
-        pooled: list[PooledRow],
-        ignored: int,
+        run_rows: RunRows,
     ) -> RunScored:
+        rows, ignored = run_rows.rows, run_rows.ignored
         arm, rep = tally.bindings[run_id]
         disagreements = []
         recomputed = verdict(rows, tally.rules)
@@ -473,7 +475,7 @@ class DefinitionsFamily(
         part = DefinitionsPart(
             arm=arm,
             parent=manifest.run.parentInvocationId,
-            pooled=tuple(pooled),
+            pooled=run_rows.pooled,
             reps=tuple((row.check, row.case, row.state, row.value) for row in rows),
             disagreements=tuple(disagreements),
         )
@@ -482,15 +484,15 @@ class DefinitionsFamily(
 
     def finish(
         self, bench: Bench, state: DefinitionsState, runs: list[DefinitionsRunSummary]
-    ) -> tuple[DefinitionsSection, Disclosures, list[Problem]]:
+    ) -> Result[Finished[DefinitionsSection]]:
         tally = state
         definition, rules, source = tally.definition, tally.rules, tally.source
         decl = bench.declaration
         file = f"{bench.label}/{decl.definition}"
-        problems = [
+        problems = Problems(
             Problem(file, "$.arms", f"run {r!r} of arm {tally.bindings[r][0]!r} has no sealed run folder")
             for r in sorted(set(tally.bindings) - tally.seen)
-        ]
+        )
         for arm, parents in sorted(tally.parents.items()):
             if len(parents) > 1 or None in parents:
                 problems.append(
@@ -522,7 +524,7 @@ class DefinitionsFamily(
             floors_note=FLOORS_NOTE,
             scoring=scoring,
         )
-        return section, _disclosures(section, tally), problems
+        return problems.result(Finished(section, _disclosures(section, tally)))
 
 
 def _interpretations(tally: DefinitionsState) -> tuple[Interpretation, ...]:

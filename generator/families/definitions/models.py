@@ -225,9 +225,11 @@ def output_tree(output: str) -> dict[str, Any] | None:
 
     if not output.lstrip().startswith("{"):
         return None  # raw text, not a tree
-    tree, problems = parse_json(output, "output", "$.output")
-    if problems:
-        if problems[0].message.startswith("not valid JSON"):
+    parsed = parse_json(output, "output", "$.output")
+    if parsed.problems:
+        first = parsed.problems[0]
+        if first.message.startswith("not valid JSON"):
             return None  # raw text that happens to start with a brace
-        raise ValueError(f"the output tree is not strict JSON: {problems[0].where} {problems[0].message}")
+        raise ValueError(f"the output tree is not strict JSON: {first.where} {first.message}")
+    tree = parsed.value
     return tree if isinstance(tree, dict) and isinstance(tree.get("score"), dict) else None

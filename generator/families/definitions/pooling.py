@@ -7,7 +7,7 @@ its case) in any run is checked when the run's share is folded in, runs in sorte
 
 from __future__ import annotations
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.families.definitions.models import Scenario
 from generator.families.definitions.spec import DefinitionsRules
 from generator.families.definitions.store import axis
@@ -45,7 +45,7 @@ class DefinitionsPart(Model):
 
 def pooling_facts(
     scenario: Scenario, rel: str, case: str, check: str, bar: float | None, file: str, rules: DefinitionsRules
-) -> tuple[list[Problem], PooledRow | None]:
+) -> Result[PooledRow]:
     """What a row says on its own: it must carry comparability facts, and a chance floor it records
     must be the definition's floor for its check. Its ``effectiveBar`` is the eval's own pass bar
     (AgentEval writes the score threshold, e.g. 1.0), not the floor: it only has to agree across the
@@ -56,8 +56,8 @@ def pooling_facts(
             "no comparability facts: rows of a check are pooled across arms and reps only "
             "when they are comparable"
         )
-        return [Problem(file, "$.comparability", message)], None
-    problems = []
+        return Result(None, (Problem(file, "$.comparability", message),))
+    problems = Problems()
     floor = facts.chanceFloor
     tolerance = rules.bar_tolerance
     if floor is not None and floor.bar is not None and (bar is None or abs(floor.bar - bar) > tolerance):
@@ -75,7 +75,7 @@ def pooling_facts(
     row = PooledRow(
         file=rel, id=scenario.id, case=case, check=check, signature=signature, stimulus=scenario.stimulusHash
     )
-    return problems, row
+    return problems.result(row)
 
 
 def pooling_problems(

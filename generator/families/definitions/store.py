@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.families.definitions.models import Manifest, Scenario, output_tree
 from generator.families.definitions.report import RowResult
 from generator.families.definitions.spec import DefinitionsRules, seed_rules
-from generator.jsonio import load_json_bytes, validate_model
+from generator.jsonio import load_model
 
 
 def sanitized_name(scenario_id: str) -> str:
@@ -73,7 +73,7 @@ def row_result(scenario: Scenario, case: str, check: str, subject_model: str | N
     )
 
 
-def verdict(rows: list[RowResult], rules: DefinitionsRules | None = None) -> str:
+def verdict(rows: Sequence[RowResult], rules: DefinitionsRules | None = None) -> str:
     """A run's verdict from its rows by the specification's ladder (``verdict.steps``): the first
     step whose condition holds, else ``verdict.otherwise``. Not-applicable rows never count."""
     measured = [r for r in rows if r.state == "measured"]
@@ -96,19 +96,17 @@ def axis(value: str | None, fold: bool = True) -> str | None:
     return value.casefold() if fold else value
 
 
-def frozen_manifest(files: Mapping[str, bytes], label: str) -> tuple[Manifest | None, list[Problem]]:
+def frozen_manifest(files: Mapping[str, bytes], label: str) -> Result[Manifest]:
     """A store-v1 run's manifest, refusing an incomplete (unfrozen) run: one without summary.json.
 
     A finished run that measured nothing carries verdict PENDING (BenchmarkRunner writes it so): it
     is a result, published with its verdict, not an incomplete run."""
-    problems = []
+    problems = Problems()
     if "summary.json" not in files:
         message = "an incomplete (unfrozen) run: no summary.json"
         problems.append(Problem(f"{label}/summary.json", "", message, refused=True))
     if "manifest.json" not in files:
-        return None, [*problems, Problem(f"{label}/manifest.json", "", "required file is missing")]
-    raw, more = load_json_bytes(files["manifest.json"], f"{label}/manifest.json")
-    manifest, more2 = (
-        validate_model(Manifest, raw, f"{label}/manifest.json") if raw is not None else (None, [])
-    )
-    return manifest, problems + more + more2
+        problems.append(Problem(f"{label}/manifest.json", "", "required file is missing"))
+        return problems.result(None)
+    manifest = problems.take(load_model(Manifest, files["manifest.json"], f"{label}/manifest.json"))
+    return problems.result(manifest)

@@ -12,10 +12,11 @@ from typing import Annotated, ClassVar
 from pydantic import BaseModel, StringConstraints
 
 from generator.disclosures import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
-from generator.errors import Problem
+from generator.errors import Problem, Problems, Result
 from generator.families.base import (
     BenchmarkContext,
     Family,
+    Finished,
     RunScored,
     provenance_problems,
     read_run_meta,
@@ -341,30 +342,31 @@ class PointsFamily(
     def explain(self, spec: PointsSpec) -> tuple[str, ...]:
         return explain(spec)
 
-    def prepare(self, bench: Bench) -> tuple[PointsState | None, list[Problem]]:
+    def prepare(self, bench: Bench) -> Result[PointsState]:
         decl, contract = bench.declaration, bench.contract
         file = f"{bench.label}/benchmark.json"
-        problems = []
+        problems = Problems()
         if decl.purpose == "prospective-release" and contract.is_historical:
             message = (
                 f"a prospective release is refused under this contract: its status says {contract.status!r}"
             )
             problems.append(Problem(file, "$.purpose", message))
         hashes = {"boundarySha256": contract.provenance.boundarySha256}
-        problems += provenance_problems(bench, decl.provenance_sources, hashes)
-        spec, source, more = resolve(self, bench)
-        if spec is None or source is None:
-            return None, problems + more
-        return PointsState(compile_spec(spec), source), problems
+        problems.extend(provenance_problems(bench, decl.provenance_sources, hashes))
+        resolved = problems.take(resolve(self, bench))
+        if resolved is None:
+            return problems.result(None)
+        return problems.result(PointsState(compile_spec(resolved.spec), resolved.source))
 
     def score_run(
         self, bench: Bench, state: PointsState, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         decl, rules = bench.declaration, state.rules
         label = f"{bench.label}/{run_id}"
-        meta, problems = read_run_meta(run, label, (RUN_FILE, ATTEMPTS_FILE), PointsRun)
+        problems = Problems()
+        meta = problems.take(read_run_meta(run, label, (RUN_FILE, ATTEMPTS_FILE), PointsRun))
         if ATTEMPTS_FILE not in run.files:
-            return None, problems
+            return problems.result(None)
         tasks = {t.id: t for t in decl.tasks}
         attempts: list[AttemptResult] = []
         seen: set[str] = set()
@@ -389,7 +391,7 @@ class PointsFamily(
         if not attempts and not problems:
             problems.append(Problem(file, "", "holds no attempts"))
         if problems or meta is None:
-            return None, problems
+            return problems.result(None)
         part = run_part(meta.subject, run_id, attempts)
         summary = PointsRunSummary(
             id=run_id,
@@ -400,7 +402,7 @@ class PointsFamily(
             disagreements=len(part.disagreements),
         )
         detail = RunResult(**summary.model_dump(), attempts=tuple(attempts))
-        return RunScored(summary, detail, part), []
+        return Result(RunScored(summary, detail, part))
 
     def run_section(self, section: PointsSection) -> RunColumns:
         spec = section.scoring.specification
@@ -418,7 +420,7 @@ class PointsFamily(
 
     def finish(
         self, bench: Bench, state: PointsState, runs: list[PointsRunSummary]
-    ) -> tuple[PointsSection, Disclosures, list[Problem]]:
+    ) -> Result[Finished[PointsSection]]:
         decl, contract, tally = bench.declaration, bench.contract, state
         for subject in tally.subjects.values():
             subject.runs.sort()
@@ -433,7 +435,7 @@ class PointsFamily(
             leaderboard=_leaderboard(rules, tally.subjects),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
-        return section, _disclosures(bench, tally), []
+        return Result(Finished(section, _disclosures(bench, tally)))
 
 
 def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:

@@ -11,8 +11,8 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from generator.disclosures import BlindRecord, Disclosures, Interpretation
-from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
+from generator.errors import Problem, Problems, Result
+from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
 from generator.families.specs import SpecSource, resolve
 from generator.families.trials.models import (
     PlannedTrial,
@@ -54,7 +54,7 @@ from generator.families.trials.spec import (
 )
 from generator.figures import Model
 from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_models, load_json_bytes, validate_model
+from generator.jsonio import iter_models, load_model
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
@@ -226,17 +226,18 @@ class Plan:
         return self.required[(trial.prompt_corpus_version, trial.prompt_id)]
 
 
-def _prepare_plan(bench: Bench) -> tuple[Plan | None, list[Problem]]:
+def _prepare_plan(bench: Bench) -> Result[Plan]:
     decl = bench.declaration
     file = f"{bench.label}/{decl.plan}"
     data = bench.folder.files.get(decl.plan)
     if data is None:
-        return None, [Problem(file, "", "trial plan named in benchmark.json is not in the sealed folder")]
-    raw, problems = load_json_bytes(data, file)
-    plan, more = validate_model(TrialPlan, raw, file) if raw is not None else (None, [])
-    problems += more
+        return Result(
+            None, (Problem(file, "", "trial plan named in benchmark.json is not in the sealed folder"),)
+        )
+    problems = Problems()
+    plan = problems.take(load_model(TrialPlan, data, file))
     if plan is None:
-        return None, problems
+        return problems.result(None)
     required = {(c.version, p.id): p.required_checks for c in decl.prompt_corpora for p in c.prompts}
     trials: dict[str, PlannedTrial] = {}
     for index, trial in enumerate(plan.trials):
@@ -247,22 +248,21 @@ def _prepare_plan(bench: Bench) -> tuple[Plan | None, list[Problem]]:
             message = f"prompt {trial.prompt_id!r} is not in corpus {trial.prompt_corpus_version!r}"
             problems.append(Problem(file, f"{where}.prompt_id", message))
         trials[trial.trial_id] = trial
-    return Plan(hashlib.sha256(data).hexdigest(), trials, required), problems
+    return problems.result(Plan(hashlib.sha256(data).hexdigest(), trials, required))
 
 
-def _reveal(bench: Bench, plan: Plan, rules: TrialsRules) -> tuple[Reveal | None, list[Problem]]:
+def _reveal(bench: Bench, plan: Plan, rules: TrialsRules) -> Result[Reveal]:
     if bench.reveal is None:
-        return None, []
+        return Result(None)
     file = f"{bench.label}/reveal/{REVEAL_FILE}"
     if not rules.reveal:
         message = "this rubric's scoring specification never reveals identities (blind.reveal: never)"
-        return None, [Problem(file, "", message)]
+        return Result(None, (Problem(file, "", message),))
     data = bench.reveal.files.get(REVEAL_FILE)
     if data is None:
-        return None, [Problem(file, "", "required file is missing")]
-    raw, problems = load_json_bytes(data, file)
-    reveal, more = validate_model(Reveal, raw, file) if raw is not None else (None, [])
-    problems += more
+        return Result(None, (Problem(file, "", "required file is missing"),))
+    problems = Problems()
+    reveal = problems.take(load_model(Reveal, data, file))
     if reveal is not None:
         labels = {t.provider for t in plan.trials.values()}
         if set(reveal.providers) != labels:
@@ -273,7 +273,7 @@ def _reveal(bench: Bench, plan: Plan, rules: TrialsRules) -> tuple[Reveal | None
         )
         if named:
             problems.append(Problem(file, "$.providers", f"blind labels that are provider names: {named}"))
-    return reveal, problems
+    return problems.result(reveal)
 
 
 Bench = BenchmarkContext[TrialsDeclaration, TrialsContract]
@@ -314,33 +314,35 @@ class TrialsFamily(
     def explain(self, spec: TrialsSpec) -> tuple[str, ...]:
         return explain(spec)
 
-    def prepare(self, bench: Bench) -> tuple[TrialsState | None, list[Problem]]:
-        spec, source, problems = resolve(self, bench)
-        plan, more = _prepare_plan(bench)
-        problems += more
-        if spec is None or source is None or plan is None or problems:
-            return None, problems
-        rules = compile_spec(spec)
-        reveal, problems = _reveal(bench, plan, rules)
-        return TrialsState(rules, source, plan, reveal), problems
+    def prepare(self, bench: Bench) -> Result[TrialsState]:
+        problems = Problems()
+        resolved = problems.take(resolve(self, bench))
+        plan = problems.take(_prepare_plan(bench))
+        if resolved is None or plan is None or problems:
+            return problems.result(None)
+        rules = compile_spec(resolved.spec)
+        reveal = problems.take(_reveal(bench, plan, rules))
+        return problems.result(TrialsState(rules, resolved.source, plan, reveal))
 
     def run_section(self, section: TrialsSection) -> RunSection:
         return RunSection(reveal=section.reveal)
 
     def score_run(
         self, bench: Bench, state: TrialsState, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         plan, rules = state.plan, state.rules
         label = f"{bench.label}/{run_id}"
-        meta, problems = read_run_meta(run, label, (RUN_FILE, RESULTS_FILE), TrialsRun)
+        problems = Problems()
+        meta = problems.take(read_run_meta(run, label, (RUN_FILE, RESULTS_FILE), TrialsRun))
         if RESULTS_FILE not in run.files:
-            return None, problems
+            return problems.result(None)
         if meta is not None and meta.plan_sha256 != plan.sha256:
             message = (
                 f"cites trial plan {meta.plan_sha256[:16]}…, but the frozen plan is "
                 f"{plan.sha256[:16]}…: results must be produced against this plan"
             )
-            return None, [*problems, Problem(f"{label}/{RUN_FILE}", "$.plan_sha256", message, refused=True)]
+            problems.append(Problem(f"{label}/{RUN_FILE}", "$.plan_sha256", message, refused=True))
+            return problems.result(None)
         file = f"{label}/{RESULTS_FILE}"
         results: dict[str, TrialResult] = {}
         for number, result in iter_models(run.files[RESULTS_FILE], file, TrialResult, problems):
@@ -356,7 +358,7 @@ class TrialsFamily(
             else:
                 results[result.trial_id] = result
         if problems or meta is None:
-            return None, problems
+            return problems.result(None)
         scored = [
             score_trial(plan.trials[t], results[t], run_id, plan.required_for(plan.trials[t]), rules)
             for t in sorted(results)
@@ -370,7 +372,7 @@ class TrialsFamily(
             plan_sha256=meta.plan_sha256,
             trial_count=len(rows),
         )
-        return RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part), []
+        return Result(RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part))
 
     def fold(self, bench: Bench, state: TrialsState, run_id: str, part: TrialsPart) -> list[Problem]:
         file = f"{bench.label}/{run_id}/{RESULTS_FILE}"
@@ -386,9 +388,9 @@ class TrialsFamily(
 
     def finish(
         self, bench: Bench, state: TrialsState, runs: list[RunSummary]
-    ) -> tuple[TrialsSection, Disclosures, list[Problem]]:
+    ) -> Result[Finished[TrialsSection]]:
         plan, reveal, rules, contract = state.plan, state.reveal, state.rules, bench.contract
-        problems: list[Problem] = []
+        problems = Problems()
         missing = [
             score_trial(t, None, None, plan.required_for(t), rules)
             for tid, t in sorted(plan.trials.items())
@@ -425,7 +427,7 @@ class TrialsFamily(
         interpretations = (
             INTERPRETATIONS if state.source.kind == "built-in" else spec_interpretations(rules.spec)
         )
-        return section, _disclosures(scores, digest, record, interpretations), problems
+        return problems.result(Finished(section, _disclosures(scores, digest, record, interpretations)))
 
 
 def _scoring(source: SpecSource, rules: TrialsRules) -> TrialsScoring:

@@ -13,8 +13,8 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field
 
 from generator.disclosures import BlindRecord, Disclosures
-from generator.errors import Problem
-from generator.families.base import BenchmarkContext, Family, RunScored, read_run_meta
+from generator.errors import Problem, Problems, Result
+from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
 from generator.families.input_base import RubricPin, SchemaVersion1, SpecPin, Strict
 from generator.families.specs import ScoringBase, SpecSource, resolve
 from generator.figures import Model, Rate, SectionDefaults
@@ -144,24 +144,25 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
     def explain(self, spec: TallySpec) -> tuple[str, ...]:
         return (f"A run passes when at least {spec.pass_mark}% of its items pass.",)
 
-    def prepare(self, bench: Bench) -> tuple[TallyState | None, list[Problem]]:
-        spec, source, problems = resolve(self, bench)
-        if spec is None or source is None:
-            return None, problems
-        return TallyState(spec, source), []
+    def prepare(self, bench: Bench) -> Result[TallyState]:
+        resolved = resolve(self, bench)
+        if resolved.value is None:
+            return Result(None, resolved.problems)
+        return Result(TallyState(resolved.value.spec, resolved.value.source))
 
     def score_run(
         self, bench: Bench, state: TallyState, run_id: str, run: VerifiedFolder
-    ) -> tuple[RunScored | None, list[Problem]]:
+    ) -> Result[RunScored]:
         label = f"{bench.label}/{run_id}"
-        meta, problems = read_run_meta(run, label, ("run.json", "items.jsonl"), TallyRun)
+        problems = Problems()
+        meta = problems.take(read_run_meta(run, label, ("run.json", "items.jsonl"), TallyRun))
         if meta is None:
-            return None, problems
+            return problems.result(None)
         items = [
             item for _, item in iter_models(run.files["items.jsonl"], f"{label}/items.jsonl", Item, problems)
         ]
         if problems:
-            return None, problems
+            return problems.result(None)
         passed = sum(i.passed for i in items)
         run_passes = 100 * passed >= state.spec.pass_mark * len(items)
         summary = TallySummary(
@@ -173,9 +174,8 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
             run_passes=run_passes,
         )
         detail = TallyDetail(**summary.model_dump(), items=tuple(items))
-        return RunScored(
-            summary, detail, TallyPart(subject=meta.subject, passed=passed, total=len(items))
-        ), []
+        part = TallyPart(subject=meta.subject, passed=passed, total=len(items))
+        return Result(RunScored(summary, detail, part))
 
     def fold(self, bench: Bench, state: TallyState, run_id: str, part: TallyPart) -> list[Problem]:
         tally = state.counts.setdefault(part.subject, [0, 0])
@@ -185,7 +185,7 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
 
     def finish(
         self, bench: Bench, state: TallyState, runs: list[TallySummary]
-    ) -> tuple[TallySection, Disclosures, list[Problem]]:
+    ) -> Result[Finished[TallySection]]:
         order = sorted(state.counts.items(), key=lambda kv: (-kv[1][0] / max(kv[1][1], 1), kv[0]))
         scoring = TallyScoring(
             source=state.source.kind,
@@ -220,4 +220,4 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
             disagreements=(),
             provenance=(),
         )
-        return section, disclosures, []
+        return Result(Finished(section, disclosures))
