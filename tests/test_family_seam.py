@@ -20,7 +20,7 @@ import pytest
 
 from generator.seal import write_seal
 from tests.conftest import ROOT, json_bytes
-from tests.pages import parse, squash
+from tests.pages import namespace_problems, parse, report_parts, squash
 
 FIXTURE = ROOT / "tests" / "fixture_family"
 ENTRY = '    "generator.families.tally.family:TallyFamily",\n'
@@ -112,6 +112,10 @@ def test_a_fifth_family_publishes_with_its_package_a_registry_line_and_its_templ
     assert (version / "b" / "tally-demo" / "runs" / "run-b.html").is_file()
     assert "s-1: 3 of 4 items passed" in (version / "release-notes.md").read_text(encoding="utf-8")
     assert "3 of 4" in squash(" ".join(parse(version / "report.html").text))
+    parts = report_parts(version / "report.html")
+    assert [p.id for p in parts] == ["tally-demo-section", "tally-demo-d-section"]
+    assert [problem for part in parts for problem in namespace_problems(part)] == []
+    assert "tally-demo-leaderboard" in parts[0].ids
 
 
 def test_the_fifth_family_exports_to_mkdocs_from_the_same_templates(source: Path, tmp_path: Path) -> None:
