@@ -118,6 +118,23 @@ def test_a_fifth_family_publishes_with_its_package_a_registry_line_and_its_templ
     assert "tally-demo-leaderboard" in parts[0].ids
 
 
+def test_the_fifth_familys_own_changes_join_the_versions_index(source: Path, tmp_path: Path) -> None:
+    """``section_changes`` and ``changes_model`` are all it takes: what moved in its section is
+    published in versions.json (and its schema) beside every benchmark's changes."""
+    out = tmp_path / "site"
+    for version, pass_mark in (("v1", 60), ("v2", 75)):
+        runs = tally_benchmark(tmp_path / version, pass_mark=pass_mark)
+        done = benchsite(source, "build", "--runs", runs, "--out", out, "--site-version", version, "-q")
+        assert done.returncode == 0, done.stdout + done.stderr
+    first, second = json.loads((out / "versions.json").read_text(encoding="utf-8"))["changes"]
+    assert first["benchmarks"] == []
+    (bench,) = second["benchmarks"]
+    assert (bench["benchmark"], bench["pass_mark"], bench["rubric_changed"]) == ("tally-demo", [60, 75], True)
+    assert bench["judge_drift"] == []  # another family's field, at its default
+    schema = json.loads(benchsite(source, "schema", "versions").stdout)
+    assert "pass_mark" in schema["$defs"]["BenchmarkChanges"]["properties"]
+
+
 def test_the_fifth_family_exports_to_mkdocs_from_the_same_templates(source: Path, tmp_path: Path) -> None:
     runs = tally_benchmark(tmp_path / "runs")
     out = tmp_path / "docs" / "bench"
