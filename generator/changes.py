@@ -1,19 +1,26 @@
 """What changed between two published versions: sealed folders, figures, corrections and reveals.
 
 Computed from each version's own ``data/site.json`` whenever the versions index is refreshed, so
-a version's files never depend on what was published before it. A version written by another
-report format is named as not comparable, never guessed at.
+a version's files never depend on what was published before it. Both are read through the report
+model (``SiteReport``): a version whose site.json does not validate (damaged, or written by another
+report format) is named as not comparable, never guessed at. What moved in a family's own section is
+the family's to say (``Family.section_changes``): the fields of its ``changes_model`` join every
+benchmark's record (``BenchmarkChanges``), so this module names no family.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, create_model
 
-from generator.families.components.report import ALL_RUNS
+from generator.families.registry import FAMILIES
 from generator.figures import Model
 from generator.numbers import fmt_band
+
+if TYPE_CHECKING:
+    from generator.ranking import Ranking, Standing
+    from generator.report import BenchmarkReport, SiteReport
 
 
 class FigureChange(Model):
@@ -27,18 +34,9 @@ class FigureChange(Model):
     band_after: str | None = Field(default=None, description="Rank band after; None when gone.")
 
 
-class DriftChange(Model):
-    """One judge's mean score on one criterion, against the previous version (components)."""
+class BenchmarkChangesBase(Model):
+    """What every benchmark reports of a change; ``BenchmarkChanges`` adds each family's own fields."""
 
-    judge: str
-    criterion: str
-    mean_before: float | None = Field(description="None when the judge did not score it before.")
-    mean_after: float | None = Field(description="None when the judge no longer scores it.")
-    n_before: int
-    n_after: int
-
-
-class BenchmarkChanges(Model):
     benchmark: str
     state: Literal["added", "removed", "changed"]
     folders_added: tuple[str, ...]
@@ -48,9 +46,28 @@ class BenchmarkChanges(Model):
     figures: tuple[FigureChange, ...]
     corrections_added: tuple[str, ...]
     revealed: str | None = Field(description="Identities revealed here; scores frozen in this version.")
-    judge_drift: tuple[DriftChange, ...] = Field(
-        default=(), description="Judge × criterion means that moved (components; both versions record drift)."
+
+
+def _family_fields() -> dict[str, Any]:
+    """Each registered family's ``changes_model`` fields, as ``create_model`` takes them."""
+    fields: dict[str, Any] = {}
+    for family in FAMILIES.values():
+        own = family.changes_model.model_fields if family.changes_model is not None else {}
+        for name, info in own.items():
+            if name in fields or name in BenchmarkChangesBase.model_fields or info.is_required():
+                raise TypeError(f"{family.name}: change field {name!r} is taken or has no default")
+            fields[name] = (info.annotation, info)
+    return fields
+
+
+if TYPE_CHECKING:
+    BenchmarkChanges = BenchmarkChangesBase
+else:
+    BenchmarkChanges = create_model(
+        "BenchmarkChanges", __base__=BenchmarkChangesBase, __module__=__name__, **_family_fields()
     )
+"""One benchmark's changes: what every benchmark reports, then each registered family's own fields
+(each with its default where the family says nothing, as for another family's benchmarks)."""
 
 
 class VersionChanges(Model):
@@ -68,103 +85,104 @@ class VersionsIndex(Model):
     changes: tuple[VersionChanges, ...]
 
 
-def _shown(row: dict[str, Any], kind: str) -> str:
+def _shown(row: Standing, kind: str) -> str:
     if kind == "rate":
-        return f"{row['numerator']}/{row['denominator']}"
-    return (
-        "no measurement" if row["estimate"] is None else f"{row['estimate']:.3f} (n = {row['denominator']})"
+        return f"{row.numerator}/{row.denominator}"
+    return "no measurement" if row.estimate is None else f"{row.estimate:.3f} (n = {row.denominator})"
+
+
+def _band(row: Standing) -> str:
+    return fmt_band(row.rank_best, row.rank_worst)
+
+
+def _same(a: Standing, b: Standing) -> bool:
+    """The same figure and rank band (a band can move when only another subject's figure did)."""
+    figure = (a.estimate, a.numerator, a.denominator, a.interval)
+    return figure == (b.estimate, b.numerator, b.denominator, b.interval) and _band(a) == _band(b)
+
+
+def _standings(rankings: tuple[Ranking, ...]) -> dict[tuple[str, str], tuple[Standing, str]]:
+    return {(r.id, s.subject): (s, r.kind) for r in rankings for s in r.rows}
+
+
+def _figure(
+    key: tuple[str, str], a: tuple[Standing, str] | None, b: tuple[Standing, str] | None
+) -> FigureChange:
+    return FigureChange(
+        ranking=key[0],
+        subject=key[1],
+        before=_shown(*a) if a else None,
+        after=_shown(*b) if b else None,
+        estimate_before=a[0].estimate if a else None,
+        estimate_after=b[0].estimate if b else None,
+        band_before=_band(a[0]) if a else None,
+        band_after=_band(b[0]) if b else None,
     )
 
 
-def _band(row: dict[str, Any]) -> str:
-    return fmt_band(row.get("rank_best"), row.get("rank_worst"))
-
-
-def _figures(before: dict[str, Any], after: dict[str, Any]) -> list[FigureChange]:
-    old = {(r["id"], s["subject"]): (s, r["kind"]) for r in before["rankings"] for s in r["rows"]}
-    new = {(r["id"], s["subject"]): (s, r["kind"]) for r in after["rankings"] for s in r["rows"]}
+def _figures(before: BenchmarkReport, after: BenchmarkReport) -> tuple[FigureChange, ...]:
+    old, new = _standings(before.rankings), _standings(after.rankings)
     changes = []
     for key in sorted(old.keys() | new.keys()):
         a, b = old.get(key), new.get(key)
-        fields = ("estimate", "numerator", "denominator", "interval")
-        if a and b and all(a[0][f] == b[0][f] for f in fields) and _band(a[0]) == _band(b[0]):
-            continue  # a rank band can move when only another subject's figure did
-        changes.append(
-            FigureChange(
-                ranking=key[0],
-                subject=key[1],
-                before=_shown(*a) if a else None,
-                after=_shown(*b) if b else None,
-                estimate_before=a[0]["estimate"] if a else None,
-                estimate_after=b[0]["estimate"] if b else None,
-                band_before=_band(a[0]) if a else None,
-                band_after=_band(b[0]) if b else None,
-            )
-        )
-    return changes
-
-
-def _drift(before: dict[str, Any], after: dict[str, Any]) -> list[DriftChange]:
-    """Each judge × criterion whose mean over the version moved (only when both versions record
-    judge drift: a version from before it existed has nothing to compare)."""
-    old_rows, new_rows = before["section"].get("judge_drift"), after["section"].get("judge_drift")
-    if old_rows is None or new_rows is None:
-        return []
-    old = {(d["judge"], d["criterion"]): d for d in old_rows if d["batch"] == ALL_RUNS}
-    new = {(d["judge"], d["criterion"]): d for d in new_rows if d["batch"] == ALL_RUNS}
-    moved = []
-    for key in sorted(old.keys() | new.keys()):
-        a, b = old.get(key), new.get(key)
-        if a and b and (a["mean"], a["n"]) == (b["mean"], b["n"]):
+        if a and b and _same(a[0], b[0]):
             continue
-        moved.append(
-            DriftChange(
-                judge=key[0],
-                criterion=key[1],
-                mean_before=a["mean"] if a else None,
-                mean_after=b["mean"] if b else None,
-                n_before=a["n"] if a else 0,
-                n_after=b["n"] if b else 0,
-            )
-        )
-    return moved
+        changes.append(_figure(key, a, b))
+    return tuple(changes)
 
 
-def _benchmark(before: dict[str, Any] | None, after: dict[str, Any] | None) -> BenchmarkChanges | None:
+def _own(before: BenchmarkReport, after: BenchmarkReport) -> dict[str, Any]:
+    """What the family says moved in its own section, as fields of ``BenchmarkChanges``; nothing
+    when the benchmark changed family."""
+    family = FAMILIES.get(after.family)
+    if family is None or before.family != after.family:
+        return {}
+    found = family.section_changes(before.section, after.section)
+    return {} if found is None else dict(found)
+
+
+def _folders(before: BenchmarkReport | None, after: BenchmarkReport | None) -> dict[str, tuple[str, ...]]:
+    old = {i.path: i.digest for i in before.inputs} if before else {}
+    new = {i.path: i.digest for i in after.inputs} if after else {}
+    return {
+        "folders_added": tuple(sorted(new.keys() - old.keys())),
+        "folders_removed": tuple(sorted(old.keys() - new.keys())),
+        "folders_resealed": tuple(sorted(p for p in old.keys() & new.keys() if old[p] != new[p])),
+    }
+
+
+def _revealed(before: BenchmarkReport | None, after: BenchmarkReport | None) -> str | None:
+    """The version whose frozen scores ``after`` reveals, when ``before`` revealed none."""
+    citation = after.section.reveal_citation() if after else None
+    was_revealed = before is not None and before.section.reveal_citation() is not None
+    return citation[0] if citation and not was_revealed else None
+
+
+def _benchmark(before: BenchmarkReport | None, after: BenchmarkReport | None) -> BenchmarkChanges | None:
     ref = after or before
     assert ref is not None
-    old = {i["path"]: i["digest"] for i in before["inputs"]} if before else {}
-    new = {i["path"]: i["digest"] for i in after["inputs"]} if after else {}
-    reveal = (after or {}).get("section", {}).get("reveal") if after else None
-    was_revealed = before is not None and before.get("section", {}).get("reveal") is not None
+    both = (before, after) if before and after else None
+    earlier = before.disclosures.corrections if before else ()
+    added = tuple(c for c in (after.disclosures.corrections if after else ()) if c not in earlier)
+    own = _own(*both) if both else {}
     record = BenchmarkChanges(
-        benchmark=ref["id"],
+        benchmark=ref.id,
         state="added" if before is None else "removed" if after is None else "changed",
-        folders_added=tuple(sorted(new.keys() - old.keys())),
-        folders_removed=tuple(sorted(old.keys() - new.keys())),
-        folders_resealed=tuple(sorted(p for p in old.keys() & new.keys() if old[p] != new[p])),
-        rubric_changed=bool(before and after and before["rubric_sha256"] != after["rubric_sha256"]),
-        figures=tuple(_figures(before, after)) if before and after else (),
-        corrections_added=tuple(
-            c
-            for c in (after or {}).get("disclosures", {}).get("corrections", [])
-            if before is None or c not in before["disclosures"]["corrections"]
-        ),
-        revealed=reveal["scores_version"] if reveal and not was_revealed else None,
-        judge_drift=tuple(_drift(before, after)) if before and after else (),
+        **_folders(before, after),
+        rubric_changed=bool(both and both[0].rubric_sha256 != both[1].rubric_sha256),
+        figures=_figures(*both) if both else (),
+        corrections_added=added,
+        revealed=_revealed(before, after),
+        **own,
     )
     moved = record.folders_added or record.folders_removed or record.folders_resealed
-    said = (
-        record.rubric_changed
-        or record.figures
-        or record.corrections_added
-        or record.revealed
-        or record.judge_drift
-    )
+    said = record.rubric_changed or record.figures or record.corrections_added or record.revealed or own
     return None if record.state == "changed" and not (moved or said) else record
 
 
-def version_changes(version: str, previous: str | None, before: Any, after: Any) -> VersionChanges:
+def version_changes(
+    version: str, previous: str | None, before: SiteReport | None, after: SiteReport | None
+) -> VersionChanges:
     """Changes from ``previous`` to ``version``, from each one's site.json read through the report
     model (None when it could not be: then the two are not comparable)."""
     if previous is None:
@@ -178,13 +196,9 @@ def version_changes(version: str, previous: str | None, before: Any, after: Any)
             "of this format (damaged, or written by another generator)."
         )
         return VersionChanges(version=version, previous=previous, comparable=False, note=note, benchmarks=())
-    try:
-        old = {b["id"]: b for b in before["benchmarks"]}
-        new = {b["id"]: b for b in after["benchmarks"]}
-        found = [_benchmark(old.get(key), new.get(key)) for key in sorted(old.keys() | new.keys())]
-    except (KeyError, TypeError, AttributeError):
-        note = "Not comparable: one of the two versions was written in another report format."
-        return VersionChanges(version=version, previous=previous, comparable=False, note=note, benchmarks=())
+    old = {b.id: b for b in before.benchmarks}
+    new = {b.id: b for b in after.benchmarks}
+    found = [_benchmark(old.get(key), new.get(key)) for key in sorted(old.keys() | new.keys())]
     benchmarks = tuple(b for b in found if b is not None)
     note = "" if benchmarks else "Same figures: nothing changed but the version name or the generator."
     return VersionChanges(

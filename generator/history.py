@@ -9,7 +9,7 @@ afterwards, and a rebuild of the same version in the same site says the same.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
@@ -17,7 +17,8 @@ from generator.changes import VersionChanges, version_changes
 from generator.figures import Model
 
 if TYPE_CHECKING:
-    from generator.report import SiteReport
+    from generator.ranking import Ranking
+    from generator.report import BenchmarkReport, SiteReport
 
 
 class Point(Model):
@@ -52,47 +53,36 @@ class History(Model):
 NO_HISTORY = History(changes=None, series=())
 
 
-def _primary(bench: dict[str, Any]) -> dict[str, Any] | None:
-    """The ranking a benchmark's headline reads (its first one for reports without a headline)."""
-    rankings = bench.get("rankings") or []
-    wanted = (bench.get("headline") or {}).get("ranking")
-    return next((r for r in rankings if r.get("id") == wanted), rankings[0] if rankings else None)
+def _primary(bench: BenchmarkReport) -> Ranking | None:
+    """The ranking a benchmark's headline reads (None when it has none)."""
+    return next((r for r in bench.rankings if r.id == bench.headline.ranking), None)
 
 
-def _points(version: str, report: dict[str, Any]) -> dict[tuple[str, str, str], Point]:
+def _points(version: str, report: SiteReport) -> dict[tuple[str, str, str], Point]:
     found = {}
-    for bench in report.get("benchmarks", []):
+    for bench in report.benchmarks:
         ranking = _primary(bench)
         if ranking is None:
             continue
-        for row in ranking["rows"]:
+        for row in ranking.rows:
             point = Point(
-                version=version,
-                estimate=row["estimate"],
-                numerator=row["numerator"],
-                denominator=row["denominator"],
+                version=version, estimate=row.estimate, numerator=row.numerator, denominator=row.denominator
             )
-            found[(bench["id"], ranking["id"], row["subject"])] = point
+            found[(bench.id, ranking.id, row.subject)] = point
     return found
 
 
-def site_history(report: SiteReport, earlier: Sequence[tuple[str, Any]]) -> History:
-    """``report``'s history from ``earlier`` (version, its site.json as read through the report model,
-    or None when it could not be read), oldest first."""
+def site_history(report: SiteReport, earlier: Sequence[tuple[str, SiteReport | None]]) -> History:
+    """``report``'s history from ``earlier`` (version, its site.json read through the report model,
+    or None when it could not be: that version adds no point and is not comparable), oldest first."""
     if not earlier:
         return NO_HISTORY
-    current = report.model_dump(mode="json", by_alias=True)
     previous, before = earlier[-1]
-    changes = version_changes(report.site_version, previous, before, current)
-    past = []
-    for version, data in earlier:
-        try:
-            past.append(_points(version, data) if data is not None else {})
-        except (KeyError, TypeError, AttributeError, ValueError):
-            past.append({})  # another report format: that version adds no point
+    changes = version_changes(report.site_version, previous, before, report)
+    past = [_points(version, data) if data is not None else {} for version, data in earlier]
     series = []
     for bench in report.benchmarks:
-        ranking = next((r for r in bench.rankings if r.id == bench.headline.ranking), None)
+        ranking = _primary(bench)
         if ranking is None:
             continue
         for row in ranking.rows:

@@ -40,7 +40,7 @@ from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
-from generator.single import standalone
+from generator.single import ON_PAGE, Anchors, standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.syndication import FeedEntry
 from generator.units import basis_points, duration_ms, percent, percent_of, plain_method, points, usd_micros
@@ -110,22 +110,81 @@ def _image_as_text(
     return escapeHtml(renderer.renderInlineAsText(tokens[idx].children, options, env))
 
 
+def _link_open(
+    renderer: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """A link in input text, led where the partial's anchors lead it (``env["link"]``, from
+    :func:`md_html`; none: as written), or its text alone where it leads nowhere."""
+    assert isinstance(renderer, RendererHTML)  # the only renderer md_html uses
+    link = env.get("link")
+    if link is None:
+        return renderer.renderToken(tokens, idx, options, env)
+    token = tokens[idx]
+    target = link(str(token.attrGet("href")))
+    env["closing"].append("</span>" if target is None else "</a>")
+    if target is None:
+        return '<span class="ref">'
+    token.attrSet("href", target)
+    return renderer.renderToken(tokens, idx, options, env)
+
+
+def _link_close(
+    renderer: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
+    """The end of what :func:`_link_open` opened."""
+    assert isinstance(renderer, RendererHTML)  # the only renderer md_html uses
+    if env.get("link") is None:
+        return renderer.renderToken(tokens, idx, options, env)
+    closing: str = env["closing"].pop()
+    return closing
+
+
 @cache
 def _markdown() -> MarkdownIt:
     markdown = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     markdown.add_render_rule("image", _image_as_text)
+    markdown.add_render_rule("link_open", _link_open)
+    markdown.add_render_rule("link_close", _link_close)
     return markdown
 
 
-def md_html(text: str) -> Markup:
-    """The only place text becomes safe HTML: markdown-it-py, raw HTML disabled."""
-    return Markup(_markdown().render(text))
+def md_html(text: str, anchors: Anchors = ON_PAGE, page: str = "") -> Markup:
+    """The only place text becomes safe HTML: markdown-it-py, raw HTML disabled. Its links lead
+    where ``anchors`` lead a link written on ``page``."""
+    if anchors == ON_PAGE:
+        return Markup(_markdown().render(text))
+    env = {"link": lambda href: anchors.link(page, href), "closing": []}
+    return Markup(_markdown().render(text, env))
+
+
+@pass_context
+def _md(context: Context, text: str) -> Markup:
+    """The ``md`` filter: input Markdown on the page being rendered, its links led by its ``anchors``."""
+    return md_html(text, context["anchors"], context["page_path"])
 
 
 @pass_context
 def _url(context: Context, target: str) -> str:
     here = posixpath.dirname(context["page_path"])
     return posixpath.relpath(target, here or ".")
+
+
+@pass_context
+def _anchor(context: Context, name: str) -> str:
+    """The id a partial writes for ``name``, as its ``anchors`` have it (``single.Anchors.id``)."""
+    anchors: Anchors = context["anchors"]
+    return anchors.id(name)
+
+
+@pass_context
+def _href(context: Context, target: str, fragment: str | None = None, local: bool = False) -> str | None:
+    """Where the ``a`` macro of ``_blocks.html`` links ``target`` (a path in the version) at
+    ``fragment``, or this page's ``fragment`` (``local``); None: nowhere, the text is shown plain."""
+    href = "" if local else _url(context, target)
+    if fragment:
+        href += "#" + fragment
+    anchors: Anchors = context["anchors"]
+    return anchors.link(context["page_path"], href)
 
 
 def _environment(autoescape: bool) -> Environment:
@@ -137,14 +196,14 @@ def _environment(autoescape: bool) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=md_html, wrap=md_wrap)
+    env.filters.update(num=fmt_number, bp=fmt_bp, p=fmt_p, md_cell=md_cell, md=_md, wrap=md_wrap)
     env.filters.update(
         share=percent, pts=points, bp_floor=basis_points, dur=duration_ms, usd=usd_micros, method=plain_method
     )
     env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
-    env.filters["standalone"] = standalone
+    env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
     return env
 
 
@@ -239,7 +298,8 @@ REPORT_RUNS = 200
 """Runs listed per benchmark in the single-file report; the rest are counted, and listed on the
 benchmark's leaderboard page. Leaderboard figures are never cut. The report renders each
 benchmark's leaderboard and disclosures from the model, with the partials their pages render
-(``<family>/_leaderboard.html``, ``_disclosures.jinja``), through :func:`single.standalone`."""
+(``<family>/_leaderboard.html``, ``_disclosures.jinja``), under the anchors of
+:func:`single.standalone`."""
 
 
 def render_site(

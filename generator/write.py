@@ -30,6 +30,7 @@ from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
+    from generator.report import SiteReport
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
@@ -350,31 +351,36 @@ def _record(folder: Path) -> dict[str, Any]:
         }
 
 
-def _site_json(folder: Path) -> Any:
-    """A version's report read through its model, as plain JSON; None when it cannot be read or is
-    not a report of this format (damaged, or from another generator): then it is not comparable."""
+def _site_report(folder: Path) -> SiteReport | None:
+    """A version's report read through its model; None when it cannot be read or is not a report of
+    this format (damaged, or from another generator): then it is not comparable."""
     from generator.report import SiteReport
 
     try:
-        report = SiteReport.model_validate_json((folder / "data" / "site.json").read_bytes())
+        return SiteReport.model_validate_json((folder / "data" / "site.json").read_bytes())
     except (OSError, ValueError):
         return None
-    return report.model_dump(mode="json", by_alias=True)
+
+
+def _site_json(folder: Path) -> Any:
+    """A version's report read through its model, as plain JSON (None as ``_site_report``)."""
+    report = _site_report(folder)
+    return None if report is None else report.model_dump(mode="json", by_alias=True)
 
 
 def earlier_reports(
     out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
-) -> list[tuple[str, Any]]:
+) -> list[tuple[str, SiteReport | None]]:
     """The versions ``out`` published before ``version`` (all of them when it is new), then a version
     this build staged to publish first (``staged``: its name and folder), oldest first, each with
-    its report as plain JSON, or None when it cannot be read as a report of this format. A published
+    its report read through the model, or None when it cannot be read as a report of this format. A published
     version ``version`` cites (a reveal's blind version) counts even when the site's record lacks it
     (a build killed before its index switch), as publishing will list it."""
     recorded = _versions(out, [], tuple(v for v in cited if v != version and (out / v).is_dir()))
     order = recorded[: recorded.index(version)] if version in recorded else recorded
-    found = [(v, _site_json(out / v)) for v in order]
+    found = [(v, _site_report(out / v)) for v in order]
     if staged is not None and staged[0] not in order:
-        found.append((staged[0], _site_json(staged[1])))
+        found.append((staged[0], _site_report(staged[1])))
     return found
 
 
@@ -384,7 +390,7 @@ def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]
 
     result, before = [], None
     for i, version in enumerate(order):
-        after = _site_json(folders[version])
+        after = _site_report(folders[version])
         previous = order[i - 1] if i else None
         result.append(version_changes(version, previous, before, after))
         before = after

@@ -2,7 +2,8 @@
 cell with its tag and its text, entities decoded) and the page's text, read by parsing the HTML.
 
 Tests read tables through the views here: ``Table.head`` / ``Table.rows`` (header cells, then body
-rows by id), :func:`rows_of` (every row's cell texts) and :func:`tables_of` (rows per table).
+rows by id), :func:`rows_of` (every row's cell texts) and :func:`tables_of` (rows per table); the
+single-file report's parts through :func:`report_parts` and :func:`namespace_problems`.
 """
 
 from __future__ import annotations
@@ -104,3 +105,75 @@ def tables_of(path: Path, squashed: bool = False) -> list[list[list[str]]]:
 def rows_of(path: Path) -> list[list[str]]:
     """Every row of every table of the page, as its cells' texts, whitespace squashed."""
     return [row for table in tables_of(path, squashed=True) for row in table]
+
+
+@dataclass
+class Part:
+    """One ``report-part`` section of the single-file report: what it holds of ids, ARIA references
+    and links."""
+
+    id: str
+    ids: list[str] = field(default_factory=list)
+    """Every ``id`` inside it."""
+    labelled: list[str] = field(default_factory=list)
+    """Every id an ``aria-labelledby`` inside it names."""
+    hrefs: list[str] = field(default_factory=list)
+    """Every link's ``href`` inside it."""
+    refs: list[str] = field(default_factory=list)
+    """The text of every ``<span class="ref">``: a link to another file, named in plain text."""
+
+
+class Parts(HTMLParser):
+    """The ``report-part`` sections of ``report.html``, in order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[Part] = []
+        self._depth = 0
+        self._ref: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "section" and self._depth:
+            self._depth += 1
+        elif tag == "section" and "report-part" in a.get("class", "").split():
+            self.parts.append(Part(a.get("id", "")))
+            self._depth = 1
+            return
+        if not self._depth:
+            return
+        part = self.parts[-1]
+        part.ids += [a["id"]] if "id" in a else []
+        part.labelled += a.get("aria-labelledby", "").split()
+        part.hrefs += [a["href"]] if tag == "a" and "href" in a else []
+        if tag == "span" and a.get("class") == "ref":
+            self._ref = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "section" and self._depth:
+            self._depth -= 1
+        elif tag == "span" and self._ref is not None:
+            self.parts[-1].refs.append("".join(self._ref))
+            self._ref = None
+
+    def handle_data(self, data: str) -> None:
+        if self._ref is not None:
+            self._ref.append(data)
+
+
+def report_parts(path: Path) -> list[Part]:
+    """The parts of a single-file report, each benchmark's leaderboard then its disclosures."""
+    parser = Parts()
+    parser.feed(path.read_text(encoding="utf-8"))
+    parser.close()
+    return parser.parts
+
+
+def namespace_problems(part: Part) -> list[str]:
+    """What in one part of a single-file report is not its own: an id, an ARIA reference or an in-page
+    link outside its benchmark's namespace (``<bench>-`` for a leaderboard, ``<bench>-d-`` for the
+    disclosures, from the part's own id ``<namespace>section``)."""
+    prefix = part.id.removesuffix("section")
+    named = [("id", i) for i in part.ids] + [("aria-labelledby", i) for i in part.labelled]
+    named += [("link", h) for h in part.hrefs if h.startswith("#")]
+    return [f"{part.id}: {kind} {value}" for kind, value in named if not value.lstrip("#").startswith(prefix)]

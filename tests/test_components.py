@@ -36,7 +36,7 @@ from generator.families.components.report import Components, EpisodeResult
 from generator.families.components.scoring import fabricated_citations, match
 from generator.families.components.spec import seed_rules
 from generator.seal import write_seal
-from tests.conftest import CORPUS, reseal, run_cli
+from tests.conftest import CORPUS, ROOT, reseal, run_cli
 from tests.pages import Table, parse
 
 BENCH = "je-validation"
@@ -1139,9 +1139,19 @@ def test_the_leaderboard_publishes_judge_drift(tmp_path: Path) -> None:
 
 def test_judge_drift_against_the_previous_version() -> None:
     from generator.changes import version_changes
+    from generator.report import SiteReport
 
-    def version(rows: list[tuple[str, str, float, int]] | None) -> dict[str, Any]:
-        section: dict[str, Any] = {}
+    golden = json.loads(
+        (ROOT / "tests" / "golden" / "site" / "sha-7bc69d342e6a" / "data" / "site.json").read_text()
+    )
+    golden["benchmarks"] = [b for b in golden["benchmarks"] if b["id"] == BENCH]
+
+    def version(rows: list[tuple[str, str, float, int]] | None) -> SiteReport:
+        """The golden site's components benchmark with these overall means (and one per-run row);
+        ``None``: a site.json from before judge drift was published, without the field."""
+        data = json.loads(json.dumps(golden))
+        section = data["benchmarks"][0]["section"]
+        del section["judge_drift"]
         if rows is not None:
             section["judge_drift"] = [
                 {"judge": j, "criterion": c, "batch": "all runs", "mean": m, "n": n, "counts": [0, 0, 0, n]}
@@ -1156,9 +1166,7 @@ def test_judge_drift_against_the_previous_version() -> None:
                     "counts": [0, 0, 0, 1],
                 }
             ]
-        bench = {"id": "je", "inputs": [], "rubric_sha256": "r", "rankings": [], "section": section}
-        bench["disclosures"] = {"corrections": []}
-        return {"benchmarks": [bench]}
+        return SiteReport.model_validate_json(json.dumps(data))
 
     a, b = JUDGES[0], JUDGES[1]
     before = version(
@@ -1177,5 +1185,6 @@ def test_judge_drift_against_the_previous_version() -> None:
         (b, "identification", 1.0, None, 4, 0),
         (JUDGES[2], "identification", None, 3.0, 0, 2),
     ]
+    assert version_changes("v2", "v1", after, after).benchmarks == ()
     # a previous version from before judge drift was published has nothing to compare
     assert version_changes("v2", "v1", version(None), after).benchmarks == ()

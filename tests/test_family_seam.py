@@ -20,7 +20,7 @@ import pytest
 
 from generator.seal import write_seal
 from tests.conftest import ROOT, json_bytes
-from tests.pages import parse, squash
+from tests.pages import namespace_problems, parse, report_parts, squash
 
 FIXTURE = ROOT / "tests" / "fixture_family"
 ENTRY = '    "generator.families.tally.family:TallyFamily",\n'
@@ -112,6 +112,27 @@ def test_a_fifth_family_publishes_with_its_package_a_registry_line_and_its_templ
     assert (version / "b" / "tally-demo" / "runs" / "run-b.html").is_file()
     assert "s-1: 3 of 4 items passed" in (version / "release-notes.md").read_text(encoding="utf-8")
     assert "3 of 4" in squash(" ".join(parse(version / "report.html").text))
+    parts = report_parts(version / "report.html")
+    assert [p.id for p in parts] == ["tally-demo-section", "tally-demo-d-section"]
+    assert [problem for part in parts for problem in namespace_problems(part)] == []
+    assert "tally-demo-leaderboard" in parts[0].ids
+
+
+def test_the_fifth_familys_own_changes_join_the_versions_index(source: Path, tmp_path: Path) -> None:
+    """``section_changes`` and ``changes_model`` are all it takes: what moved in its section is
+    published in versions.json (and its schema) beside every benchmark's changes."""
+    out = tmp_path / "site"
+    for version, pass_mark in (("v1", 60), ("v2", 75)):
+        runs = tally_benchmark(tmp_path / version, pass_mark=pass_mark)
+        done = benchsite(source, "build", "--runs", runs, "--out", out, "--site-version", version, "-q")
+        assert done.returncode == 0, done.stdout + done.stderr
+    first, second = json.loads((out / "versions.json").read_text(encoding="utf-8"))["changes"]
+    assert first["benchmarks"] == []
+    (bench,) = second["benchmarks"]
+    assert (bench["benchmark"], bench["pass_mark"], bench["rubric_changed"]) == ("tally-demo", [60, 75], True)
+    assert bench["judge_drift"] == []  # another family's field, at its default
+    schema = json.loads(benchsite(source, "schema", "versions").stdout)
+    assert "pass_mark" in schema["$defs"]["BenchmarkChanges"]["properties"]
 
 
 def test_the_fifth_family_exports_to_mkdocs_from_the_same_templates(source: Path, tmp_path: Path) -> None:

@@ -41,12 +41,12 @@ from generator.charts import forest, grid
 from generator.figures import Interval
 from generator.progress import Progress
 from generator.ranking import Breakdown, mean_interval, mean_ranking, rank_bands, rate_ranking
-from generator.render import md_cell, ranking_csv
+from generator.render import REPORT_RUNS, md_cell, ranking_csv
 from generator.report import BenchmarkReport
 from generator.seal import SEAL_NAME, write_seal
 from generator.stats import rate
 from tests.conftest import CORPUS, ROOT, corpus_counts, run_cli, snapshot
-from tests.pages import tables_of
+from tests.pages import Part, namespace_problems, report_parts, tables_of
 
 VERSION = "v1"
 BLIND = json.loads((CORPUS / "vibe-delivery" / "reveal" / "reveal.json").read_text())["scores_version"]
@@ -555,6 +555,30 @@ def test_report_fragment_links_and_labels_have_their_targets(example: Built) -> 
 def test_report_ids_are_unique(example: Built) -> None:
     doc = parse(example.version / "report.html")
     assert [i for i, n in doc.ids.items() if n > 1] == []
+
+
+def test_namespace_problems_finds_an_id_a_label_and_a_link_outside_the_namespace() -> None:
+    part = Part("b1-section", ids=["b1-x", "x"], labelled=["b1-x", "y"], hrefs=["#b1-x", "#z"])
+    assert namespace_problems(part) == [
+        "b1-section: id x",
+        "b1-section: aria-labelledby y",
+        "b1-section: link #z",
+    ]
+
+
+def test_report_parts_keep_to_their_namespace_and_name_other_files_in_plain_text(example: Built) -> None:
+    """Each part is a page's partial rendered into the report: every id it writes is namespaced, and
+    a link to another file (a run page, the CSV, the disclosures) is plain text, never a link."""
+    parts = report_parts(example.version / "report.html")
+    ids = [b["id"] for b in benchmarks(example)]
+    assert [p.id for p in parts] == [f"{b}-{kind}section" for b in ids for kind in ("", "d-")]
+    assert [problem for part in parts for problem in namespace_problems(part)] == []
+    assert [h for part in parts for h in part.hrefs if not h.startswith("#")] == []
+    for bench, board in zip(benchmarks(example), parts[::2], strict=True):
+        assert len(board.ids) > 5, board.id
+        section = bench["section"]
+        runs = (section["runs"] if "runs" in section else section["scores"]["runs"])[:REPORT_RUNS]
+        assert {r["id"] for r in runs} <= set(board.refs), board.id
 
 
 def test_every_page_has_unique_ids(example: Built) -> None:

@@ -17,6 +17,7 @@ from generator.errors import EXIT_USAGE
 from generator.siteconfig import SiteConfigError, SiteLook, contrast_on_white, load_site
 from generator.write import lock_path, temp_prefix
 from tests.conftest import CORPUS, run_cli
+from tests.pages import namespace_problems, report_parts
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
@@ -186,6 +187,9 @@ def test_the_report_links_to_its_version_online(online: Path) -> None:
     links = set(re.findall(r'<a [^>]*href="([^"#][^"]*)"', text))
     assert any(link.startswith(f"{BASE}{version}/b/agent-dx/runs/") for link in links), links
     assert all(link.startswith(BASE) and "/../" not in link for link in links), links
+    parts = report_parts(online / version / "report.html")
+    assert [problem for part in parts for problem in namespace_problems(part)] == []
+    assert [ref for part in parts for ref in part.refs] == []  # online, every other file is linked
 
 
 def test_the_sitemap_lists_every_page_of_every_version(online: Path) -> None:

@@ -65,3 +65,60 @@ def test_both_dialects_of_the_blocks_define_the_same_macros() -> None:
     markdown = macros((root / "mkdocs" / "_blocks.md").read_text(encoding="utf-8"))
     assert {"h", "p", "facts", "fact", "table", "tr", "td", "code"} <= html.keys()
     assert markdown == html
+
+
+INCLUDED = re.compile(r"\{%-?\s*(?:include|import|from)\s+(?:\"([^\"]+)\"|(blocks)\b)")
+RAW_ID = re.compile(r"""\bid="(?!\{\{ anchor\()""")
+RAW_LINK = re.compile(r"<a\s[^>]*href=")
+CHART = re.compile(r"\b(?:forest|grid|trend)\([^,]+,(?!\s*anchor\()")
+FIXTURE_TEMPLATES = templates_dir().parent / "tests" / "fixture_family" / "templates"
+RUN_PAGES_ONLY = {"_pager.html"}
+"""Included by a block no report part uses (``page_list``: where a long run's page sits among its pages)."""
+
+
+def report_partials() -> dict[str, str]:
+    """Every template a part of the single-file report renders (each family's ``_leaderboard.html``,
+    the fixture family's too, and ``_disclosures.jinja``, with what they include and import), by name."""
+    roots = [templates_dir(), FIXTURE_TEMPLATES]
+    found = {p.relative_to(r).as_posix(): p for r in roots for p in r.glob("*/_leaderboard.html")}
+    found["_disclosures.jinja"] = templates_dir() / "_disclosures.jinja"
+    todo = list(found.values())
+    while todo:
+        text = todo.pop().read_text(encoding="utf-8")
+        for quoted, _dialect in INCLUDED.findall(text):
+            name = quoted or "_blocks.html"  # `blocks`: the dialect the environment names
+            if name not in found and name not in RUN_PAGES_ONLY:
+                found[name] = templates_dir() / name
+                todo.append(found[name])
+    return {name: path.read_text(encoding="utf-8") for name, path in sorted(found.items())}
+
+
+def anchor_problems(name: str, text: str) -> list[str]:
+    """Where a report partial writes an id, a chart id or a link of its own instead of through
+    ``anchor(...)`` and the ``a`` macro of ``_blocks.html`` (the one place a link is written)."""
+    problems = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if RAW_ID.search(line) or CHART.search(line):
+            problems.append(f"{name}:{number}: an id not written through anchor()")
+        if RAW_LINK.search(line) and not (
+            name == "_blocks.html" and "{% macro a(" in text.splitlines()[number - 2]
+        ):
+            problems.append(f"{name}:{number}: a link not written through the a macro of _blocks.html")
+    return problems
+
+
+def test_a_raw_id_chart_id_and_link_are_found() -> None:
+    text = '<h2 id="x">\n<h2 id="{{ anchor(\'x\') }}">\n{{ forest(r, "f") }}\n<a href="{{ url(t) }}">t</a>\n'
+    assert anchor_problems("t.html", text) == [
+        "t.html:1: an id not written through anchor()",
+        "t.html:3: an id not written through anchor()",
+        "t.html:4: a link not written through the a macro of _blocks.html",
+    ]
+
+
+def test_the_report_partials_write_ids_and_links_through_their_anchors() -> None:
+    """So a partial stands in the single-file report as rendered, its ids namespaced and its links
+    led by the report (``generator/single.py``), with nothing rewritten after rendering."""
+    partials = report_partials()
+    assert {"_blocks.html", "_ranking.html", "_history.html", "tally/_leaderboard.html"} <= partials.keys()
+    assert [p for name, text in partials.items() for p in anchor_problems(name, text)] == []

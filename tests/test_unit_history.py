@@ -33,7 +33,7 @@ def test_each_subject_gets_its_earlier_point_then_this_versions() -> None:
     before = copy.deepcopy(BEFORE)
     row = primary_rows(before, "agent-dx")[0]
     row.update(estimate=0.25, numerator=3, denominator=12)
-    history = site_history(REPORT, [(EARLIER, before)])
+    history = site_history(REPORT, [(EARLIER, SiteReport.model_validate_json(json.dumps(before)))])
     assert history.changes is not None
     assert (history.changes.version, history.changes.previous) == (LATER, EARLIER)
     series = next(s for s in history.series if s.benchmark == "agent-dx" and s.subject == row["subject"])
@@ -43,12 +43,11 @@ def test_each_subject_gets_its_earlier_point_then_this_versions() -> None:
     assert len([s for s in history.series if s.benchmark == "agent-dx"]) == expected
 
 
-def test_an_unreadable_or_other_format_version_adds_no_point() -> None:
-    other = {"benchmarks": [{"id": "agent-dx", "rankings": [{"id": "ready-rate", "rows": [{}]}]}]}
-    for data in (None, other):
-        history = site_history(REPORT, [(EARLIER, data)])
-        assert history.series and all(len(s.points) == 1 for s in history.series)
-        assert all(s.points[0].version == LATER for s in history.series)
+def test_an_unreadable_or_other_format_version_adds_no_point_and_is_not_comparable() -> None:
+    history = site_history(REPORT, [(EARLIER, None)])  # its site.json did not validate as a report
+    assert history.series and all(len(s.points) == 1 for s in history.series)
+    assert all(s.points[0].version == LATER for s in history.series)
+    assert history.changes is not None and not history.changes.comparable
 
 
 def test_trends_keep_a_benchmarks_subjects_with_at_least_two_points() -> None:

@@ -1,38 +1,64 @@
-"""Unit tests of ``generator.single``: a page's partial rewritten to stand alone in the single-file
-report (ids namespaced, in-page links kept, other links plain text or absolute online)."""
+"""Unit tests of ``generator.single``: how a partial writes its ids and links on its own page and as a
+part of the single-file report (ids namespaced, in-page links following them, other links plain text
+or absolute online), and the same for links in input Markdown (``render.md_html``)."""
 
 from __future__ import annotations
 
-from markupsafe import Markup
+from generator.render import md_html
+from generator.single import ON_PAGE, standalone
 
-from generator.single import standalone
-
-PAGE = "v1/b/bench/index.html"
-HTML = (
-    '<h2 id="top">T</h2><table aria-labelledby="top cap"><caption id="cap">C</caption></table>'
-    '<a href="#top" class="x">back</a> <a href="../../runs/r1.html">run r1</a>'
-)
+PAGE = "b/bench/index.html"
+ONLINE = "https://example.org/site/"
 
 
-def test_ids_and_their_references_move_under_the_prefix() -> None:
-    out = standalone(HTML, "b1")
-    assert isinstance(out, Markup)
-    assert 'id="b1-top"' in out and 'id="b1-cap"' in out and 'id="top"' not in out
-    assert 'aria-labelledby="b1-top b1-cap"' in out
-    assert '<a href="#b1-top" class="x">back</a>' in out
+def test_on_its_own_page_a_partial_writes_ids_and_links_as_given() -> None:
+    assert ON_PAGE.id("leaderboard") == "leaderboard"
+    for href in ("#top", "runs/r1.html", "../../index.html", "https://example.com/x"):
+        assert ON_PAGE.link(PAGE, href) == href
 
 
-def test_without_a_base_url_a_link_to_another_file_becomes_plain_text() -> None:
-    out = standalone(HTML, "b1", (PAGE, None))
-    assert '<span class="ref">run r1</span>' in out
-    assert "r1.html" not in out
+def test_in_the_report_ids_and_in_page_links_move_under_the_prefix() -> None:
+    for anchors in (standalone("b1", "v1", None), standalone("b1", "v1", ONLINE)):
+        assert anchors.id("leaderboard") == "b1-leaderboard"
+        assert anchors.link(PAGE, "#leaderboard") == "#b1-leaderboard"
+
+
+def test_without_a_base_url_a_link_to_another_file_or_site_leads_nowhere() -> None:
+    anchors = standalone("b1", "v1", None)
+    for href in ("runs/r1.html", "../../v0/index.html", "https://example.com/x", "mailto:a@b.c"):
+        assert anchors.link(PAGE, href) is None, href
 
 
 def test_with_a_base_url_a_link_is_absolute_from_the_pages_own_folder() -> None:
-    out = standalone(HTML, "b1", (PAGE, "https://example.org/site/"))
-    assert '<a href="https://example.org/site/v1/runs/r1.html">run r1</a>' in out
-    assert '<a href="#b1-top" class="x">back</a>' in out  # in-page links stay in the page
+    anchors = standalone("b1", "v1", ONLINE)
+    assert anchors.link(PAGE, "runs/r1.html#row-a/../b") == f"{ONLINE}v1/b/bench/runs/r1.html#row-a/../b"
+    assert anchors.link(PAGE, "../../../v0/index.html") == f"{ONLINE}v0/index.html"
+    assert anchors.link("b/bench/disclosures.html", "../../data/x.json") == f"{ONLINE}v1/data/x.json"
 
 
-def test_an_attribute_ending_in_id_is_not_an_id() -> None:
-    assert standalone('<p valid="x" hid="y">z</p>', "b1") == '<p valid="x" hid="y">z</p>'
+def test_with_a_base_url_a_link_to_another_site_is_kept_as_written() -> None:
+    anchors = standalone("b1", "v1", ONLINE)
+    for href in ("https://example.com/a?b=1", "//example.com/a", "mailto:a@b.c"):
+        assert anchors.link(PAGE, href) == href
+
+
+TEXT = 'See [top](#top), [run](runs/r1.html "a title") and [site](https://example.com/a?b=1&c=2).'
+
+
+def test_markdown_links_on_their_own_page_are_as_markdown_writes_them() -> None:
+    html = md_html(TEXT)
+    assert '<a href="#top">top</a>' in html and '<a href="runs/r1.html" title="a title">run</a>' in html
+    assert md_html(TEXT, ON_PAGE, PAGE) == html
+
+
+def test_markdown_links_in_the_report_without_a_base_url_are_text_but_in_page_ones() -> None:
+    html = md_html(TEXT, standalone("b1", "v1", None), PAGE)
+    expected = '<a href="#b1-top">top</a>, <span class="ref">run</span> and <span class="ref">site</span>'
+    assert html == f"<p>See {expected}.</p>\n"
+
+
+def test_markdown_links_in_the_report_online_keep_their_title_and_lead_online() -> None:
+    html = md_html(TEXT, standalone("b1", "v1", ONLINE), PAGE)
+    assert f'<a href="{ONLINE}v1/b/bench/runs/r1.html" title="a title">run</a>' in html
+    assert '<a href="https://example.com/a?b=1&amp;c=2">site</a>' in html
+    assert '<a href="#b1-top">top</a>' in html

@@ -165,6 +165,9 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     """The formats the family defines, by name (``benchsite schema <family>-<name>``)."""
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
+    changes_model: ClassVar[type[BaseModel] | None] = None
+    """What ``section_changes`` reports: its fields (each with a default) join every benchmark's
+    record of changes in ``versions.json`` (``changes.BenchmarkChanges``); None: nothing of its own."""
 
     # --- the rubric contract and its scoring specification (generator.families.specs) -------------
 
@@ -207,6 +210,13 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
 
     def run_section(self, section: Sec) -> BaseModel | None:
         """The facts of the finished section the family's run template shows; none by default."""
+        return None
+
+    def section_changes(self, before: Sec, after: Sec) -> BaseModel | None:
+        """What moved in the family's own section from one version to the next, as a
+        ``changes_model``, beyond what every benchmark reports (figures, folders, corrections, reveal);
+        None when nothing did. Both sections are read through the report model (the earlier one from
+        its version's ``data/site.json``). None by default."""
         return None
 
     def run_id(self, rel: str) -> str | None:

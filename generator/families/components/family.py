@@ -27,6 +27,7 @@ from generator.families.components.aggregate import (
     episode_figure,
     leaderboard,
 )
+from generator.families.components.drift import ComponentsChanges, drift_changes
 from generator.families.components.models import (
     FOCUS,
     ComponentsContract,
@@ -371,6 +372,7 @@ class ComponentsFamily(
     summary_model = RunSummary
     part_model = ComponentsPart
     section_model = ComponentsSection
+    changes_model = ComponentsChanges
     schemas: ClassVar[Mapping[str, type[BaseModel]]] = {
         "benchmark": ComponentsDeclaration,
         "contract": ComponentsContract,
@@ -381,6 +383,12 @@ class ComponentsFamily(
 
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "components" in raw
+
+    def section_changes(
+        self, before: ComponentsSection, after: ComponentsSection
+    ) -> ComponentsChanges | None:
+        """Judge drift: each judge × criterion mean over the version that moved (``drift.py``)."""
+        return drift_changes(before, after)
 
     def builtin_spec(self, contract: ComponentsContract) -> Path | None:
         return BUILTIN_FILE if states_seed_rules(contract) else None

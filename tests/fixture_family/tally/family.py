@@ -107,6 +107,14 @@ class TallySection(SectionDefaults):
         return None
 
 
+class TallyChanges(Model):
+    """What moved in a tally section from one version to the next (``TallyFamily.section_changes``)."""
+
+    pass_mark: tuple[int, int] | None = Field(
+        default=None, description="(before, after) when the pass mark moved; None otherwise."
+    )
+
+
 @dataclass
 class TallyState:
     spec: TallySpec
@@ -125,10 +133,15 @@ class TallyFamily(Family[TallyDeclaration, TallyContract, TallySpec, TallyState,
     summary_model = TallySummary
     part_model = TallyPart
     section_model = TallySection
+    changes_model = TallyChanges
     schemas: ClassVar[Mapping[str, type[BaseModel]]] = {"contract": TallyContract, "scoring": TallySpec}
 
     def recognises(self, raw: object) -> bool:
         return isinstance(raw, dict) and "pass_mark" in raw
+
+    def section_changes(self, before: TallySection, after: TallySection) -> TallyChanges | None:
+        old, new = before.scoring.specification.pass_mark, after.scoring.specification.pass_mark
+        return None if old == new else TallyChanges(pass_mark=(old, new))
 
     def builtin_spec(self, contract: TallyContract) -> Path | None:
         return None
