@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import shutil
@@ -24,23 +25,49 @@ SEEDS = ROOT / "tests" / "seeds"
 
 def pytest_configure(config: pytest.Config) -> None:
     """Fixtures wider than a test build with a run cache and a cache key of this session, never the
-    user's own."""
+    user's own. Refuses a pytest under which pytest-xdist's groups silently fall apart."""
+    _check_groups_hold(config)
     os.environ["BENCHSITE_CACHE"] = tempfile.mkdtemp(prefix="benchsite-test-cache-")
     os.environ["BENCHSITE_CACHE_KEY"] = str(Path(tempfile.mkdtemp(prefix="benchsite-test-key-")) / "key")
+
+
+def _check_groups_hold(config: pytest.Config) -> None:
+    """``--dist loadgroup`` groups tests by a suffix pytest-xdist (3.8 and before) puts in each
+    item's node id; pytest 9.2 no longer reads that id, so every test is scheduled alone and each
+    worker makes every shared fixture again (a whole built site, a browser crawl): the suite still
+    passes, twice as slowly. pyproject.toml's test extra keeps pytest below 9.2."""
+    if config.getoption("dist", "no") != "loadgroup":
+        return
+    xdist = tuple(int(part) for part in importlib.metadata.version("pytest-xdist").split(".")[:2])
+    core = tuple(int(part) for part in pytest.__version__.split(".")[:2])
+    if core >= (9, 2) and xdist <= (3, 8):
+        raise pytest.UsageError(
+            f"pytest {pytest.__version__} ignores the groups of pytest-xdist "
+            f"{importlib.metadata.version('pytest-xdist')} (--dist loadgroup): install the versions "
+            "pyproject.toml's test extra allows (pip install -e '.[test]')"
+        )
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``): the tests of a module that share a module-scoped
     fixture (a built site, a browser, a crawl) run on one worker, so that fixture is made once; every
-    other test goes to whichever worker is free."""
+    other test goes to whichever worker is free.
+
+    A module whose shared fixtures are long and independent (the browser crawls) may split its
+    group with ``XDIST_SPLIT``, a mapping of fixture name to group: a test that asks for one of those
+    fixtures (the first in the mapping's order) goes to that group, which another worker may take;
+    the cheap fixtures they share (a built site, a browser) are then made once per worker. A test
+    marked ``xdist_group`` itself keeps its own group."""
     for item in items:
         definitions = getattr(item, "_fixtureinfo", None)
-        if definitions is None:
+        if definitions is None or item.module is None or item.get_closest_marker("xdist_group"):
             continue
         scopes = {d.scope for defs in definitions.name2fixturedefs.values() for d in defs}
-        if scopes & {"module", "class", "package"} and item.module is not None:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+        if scopes & {"module", "class", "package"}:
+            split: dict[str, str] = getattr(item.module, "XDIST_SPLIT", {})
+            part = next((group for name, group in split.items() if name in definitions.names_closure), "")
+            item.add_marker(pytest.mark.xdist_group(":".join(filter(None, (item.module.__name__, part)))))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

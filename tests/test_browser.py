@@ -39,6 +39,9 @@ from playwright.sync_api import (
 from tests.conftest import CORPUS, ROOT, edit_json, json_bytes, reseal, run_cli
 
 pytestmark = pytest.mark.slow  # Chromium crawls of built sites
+XDIST_SPLIT = {"file_crawl": "file", "http_crawl": "http", "hostile_crawl": "hostile", "layouts": "layouts"}
+"""Each crawl on whichever worker is free (each worker builds the site and starts Chromium once):
+the module is the suite's longest, and on one worker it set the whole suite's finish time."""
 
 CHROMIUM = Path("/usr/bin/chromium")
 AXE = ROOT / ".cache" / "axe-core" / "axe.min.js"
@@ -441,8 +444,18 @@ def _axe_problems(
     return problems
 
 
-def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser) -> None:
-    problems = _axe_problems(site, browser, _html_pages(site), VIEWPORT)
+AXE_SHARES = 2
+"""The axe audit of every page is cut in this many shares, each its own test and xdist group."""
+
+
+@pytest.mark.parametrize(
+    "share", [pytest.param(n, marks=pytest.mark.xdist_group(f"axe-{n}")) for n in range(AXE_SHARES)]
+)
+def test_axe_finds_no_serious_or_critical_violation(site: Path, browser: Browser, share: int) -> None:
+    """Every page of the site, each share auditing every AXE_SHARES-th page (the shares cover all)."""
+    pages = _html_pages(site)[share::AXE_SHARES]
+    assert pages
+    problems = _axe_problems(site, browser, pages, VIEWPORT)
     assert not any(problems.values()), _report(problems)
 
 

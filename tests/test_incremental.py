@@ -24,6 +24,8 @@ from tests.conftest import run_cli, snapshot
 RUNS, ROWS = 40, 30
 """32 points runs and 8 components runs (both scored by the worker pool), beside the example
 corpus's 13 trials and definitions runs: 53 runs."""
+XDIST_SPLIT = {"cached": "damaged"}
+"""The damaged-cache cases (one small build, then one build per case) may run beside the rest."""
 
 
 @pytest.fixture(scope="module")
@@ -108,24 +110,37 @@ def test_a_new_version_links_the_unchanged_files_of_the_last_one(tmp_path: Path)
     assert snapshot(new) == snapshot(fresh / second)
 
 
+SMALL_RUNS = 10
+"""The damaged-cache cases' corpus: 8 points runs and 2 components runs beside the example runs of
+those two benchmarks (12 runs), and no benchmark with a reveal (so one version, no blind scan):
+each case builds it again, and what it damages is one points run's cache entry."""
+SMALL_TOTAL = 12
+
+
 @dataclass(frozen=True)
 class Cached:
-    """One build of the scaled corpus with a run cache, shared by the damaged-cache cases: each
+    """One build of a small corpus with a run cache, shared by the damaged-cache cases: each
     damages its own copy of the cache and builds again under the same key."""
 
+    runs: Path
     cache: Path
     key: Path
     site: dict[str, bytes]
 
 
 @pytest.fixture(scope="module")
-def cached(scaled: Path, tmp_path_factory: pytest.TempPathFactory) -> Cached:
+def cached(tmp_path_factory: pytest.TempPathFactory) -> Cached:
     folder = tmp_path_factory.mktemp("cached")
+    runs = folder / "runs"
+    make_corpus.make(runs, SMALL_RUNS, ROWS, seed=11)
+    for copied in ("vibe-delivery", "recsys-grounding"):
+        shutil.rmtree(runs / copied)
     key = tmp_path_factory.mktemp("cached-key") / "key"
     with pytest.MonkeyPatch.context() as env:
         env.setenv("BENCHSITE_CACHE_KEY", str(key))
-        build(scaled, folder / "first", "--cache", folder / "cache")
-    return Cached(folder / "cache", key, snapshot(folder / "first"))
+        output = build(runs, folder / "first", "--cache", folder / "cache")
+    assert f"runs {SMALL_TOTAL} (scored {SMALL_TOTAL}," in output, output
+    return Cached(runs, folder / "cache", key, snapshot(folder / "first"))
 
 
 def damaged_copy(cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -173,13 +188,14 @@ def _corrupt(entry: Path, how: str) -> None:
     ["garbage", "truncated", "figure changed", "wrong key", "detail changed", "detail missing", "extra"],
 )
 def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
-    scaled: Path, cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+    cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     cache = damaged_copy(cached, tmp_path, monkeypatch)
     points = [e for e in entries(cache) if json.loads(e.read_bytes())["family"] == "points"]
     _corrupt(points[0], how)
-    output = build(scaled, tmp_path / "second", "--cache", cache)
-    assert "(scored 1, reused from the run cache 52; pages rendered for 0)" in output, output
+    output = build(cached.runs, tmp_path / "second", "--cache", cache)
+    reused = SMALL_TOTAL - 1
+    assert f"(scored 1, reused from the run cache {reused}; pages rendered for 0)" in output, output
     assert snapshot(tmp_path / "second") == cached.site
     assert json.loads(points[0].read_bytes())["format"] == FORMAT  # stored again, whole
 
@@ -189,7 +205,7 @@ def test_a_damaged_run_entry_is_discarded_and_the_run_scored_again(
     "how", ["garbage", "truncated", "wrong key", "page changed", "page missing", "located changed", "extra"]
 )
 def test_damaged_pages_are_discarded_and_rendered_again(
-    scaled: Path, cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+    cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
 ) -> None:
     cache = damaged_copy(cached, tmp_path, monkeypatch)
     points = [
@@ -197,9 +213,9 @@ def test_damaged_pages_are_discarded_and_rendered_again(
         for e in entries(cache, "pages")
         if json.loads(e.read_bytes())["pages"][0]["path"].startswith("b/agent-dx/")
     ]
-    _corrupt(points[0], how)  # a points run: its pages are the same in the blind version
-    output = build(scaled, tmp_path / "second", "--cache", cache)
-    assert "(scored 0, reused from the run cache 53; pages rendered for 1)" in output, output
+    _corrupt(points[0], how)
+    output = build(cached.runs, tmp_path / "second", "--cache", cache)
+    assert f"(scored 0, reused from the run cache {SMALL_TOTAL}; pages rendered for 1)" in output, output
     assert snapshot(tmp_path / "second") == cached.site
 
 
