@@ -34,6 +34,7 @@ from generator.cache import Pages as RunPages
 from generator.canon import canonical_json
 from generator.charts import forest, grid, trend
 from generator.families.base import RunView
+from generator.families.registry import FAMILIES
 from generator.history import NO_HISTORY, History
 from generator.identity import generator_digest, templates_dir
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
@@ -187,6 +188,11 @@ def _href(context: Context, target: str, fragment: str | None = None, local: boo
     return anchors.link(context["page_path"], href)
 
 
+CHANGES_PARTIALS = tuple(f"{name}/_changes" for name, family in FAMILIES.items() if family.changes_model)
+"""The partials (``.html`` for the versions page, ``.md`` for release notes) that show what moved in
+a family's own section between versions: one per family with a ``changes_model``."""
+
+
 def _environment(autoescape: bool) -> Environment:
     env = Environment(
         loader=FileSystemLoader(templates_dir()),
@@ -204,6 +210,7 @@ def _environment(autoescape: bool) -> Environment:
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
+    env.globals["changes_partials"] = CHANGES_PARTIALS
     return env
 
 

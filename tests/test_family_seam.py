@@ -131,6 +131,9 @@ def test_the_fifth_familys_own_changes_join_the_versions_index(source: Path, tmp
     (bench,) = second["benchmarks"]
     assert (bench["benchmark"], bench["pass_mark"], bench["rubric_changed"]) == ("tally-demo", [60, 75], True)
     assert bench["judge_drift"] == []  # another family's field, at its default
+    index = squash(" ".join(parse(out / "index.html").text))
+    assert "Pass mark: 60% → 75%." in index  # shown by the family's own partial, tally/_changes.html
+    assert "Pass mark: 60% → 75%" in (out / "v2" / "release-notes.md").read_text(encoding="utf-8")
     schema = json.loads(benchsite(source, "schema", "versions").stdout)
     assert "pass_mark" in schema["$defs"]["BenchmarkChanges"]["properties"]
 
