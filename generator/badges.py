@@ -1,62 +1,62 @@
 """Badges: one small SVG per subject and benchmark (rank band and primary figure, shields-style) for a
 README, at the stable address ``site/badges/<benchmark>/<subject>.svg``, always the latest version's.
 
-Drawn from a version's report read as plain JSON, as the site-level files are; no template, the same
-bytes for the same figures.
+Drawn from a version's report read through its model (``write._site_report``); no template, the
+same bytes for the same figures.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
 from generator.numbers import fmt_band, fmt_number
 from generator.units import percent_of
 
+if TYPE_CHECKING:
+    from generator.ranking import Standing
+    from generator.report import SiteReport
+
 _FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 BADGE_COLOURS = {"leads": "#2e7d32", "ranked": "#0b5cad", "not ranked": "#6e7781"}
 
 
-def render_badges(report: Any) -> dict[str, bytes]:
-    """``<benchmark>/<subject>.svg`` per subject of each benchmark's primary ranking, from a
-    version's report read as plain JSON (None: no badges): rank band and primary figure,
-    shields-style, for a README. A subject whose id is not a plain file name gets none."""
+def render_badges(report: SiteReport | None) -> dict[str, bytes]:
+    """``<benchmark>/<subject>.svg`` per subject of each benchmark's primary ranking (None: no
+    report, no badges): rank band and primary figure, shields-style, for a README. A subject whose
+    id is not a plain file name gets none."""
     badges: dict[str, bytes] = {}
     folded: set[str] = set()
-    for bench in (report or {}).get("benchmarks", []):
-        rankings = bench["rankings"]
-        wanted = bench["headline"]["ranking"]
-        ranking = next((r for r in rankings if r["id"] == wanted), None)
-        if ranking is None or not _FILE_NAME.fullmatch(bench["id"]):
+    for bench in report.benchmarks if report is not None else ():
+        ranking = next((r for r in bench.rankings if r.id == bench.headline.ranking), None)
+        if ranking is None or not _FILE_NAME.fullmatch(bench.id):
             continue
-        for row in ranking["rows"]:
-            path = f"{bench['id']}/{row['subject']}.svg"
-            if not _FILE_NAME.fullmatch(row["subject"]) or path.casefold() in folded:
+        for row in ranking.rows:
+            path = f"{bench.id}/{row.subject}.svg"
+            if not _FILE_NAME.fullmatch(row.subject) or path.casefold() in folded:
                 continue
             folded.add(path.casefold())
-            badges[path] = badge(bench["id"], _badge_value(ranking["kind"], row), _badge_state(row))
+            badges[path] = badge(bench.id, _badge_value(ranking.kind, row), _badge_state(row))
     return badges
 
 
-def _badge_value(kind: str, row: dict[str, Any]) -> str:
-    band = fmt_band(row["rank_best"], row["rank_worst"])
-    if row["estimate"] is None:
+def _badge_value(kind: str, row: Standing) -> str:
+    band = fmt_band(row.rank_best, row.rank_worst)
+    if row.estimate is None:
         return "no measurement"
-    if kind == "rate" and row["numerator"] is not None:
-        figure = (
-            f"{percent_of(row['numerator'], row['denominator'], 0)} ({row['numerator']}/{row['denominator']})"
-        )
+    if kind == "rate" and row.numerator is not None:
+        figure = f"{percent_of(row.numerator, row.denominator, 0)} ({row.numerator}/{row.denominator})"
     else:
-        figure = f"{fmt_number(row['estimate'], 2)} (n = {row['denominator']})"
-    return figure if row["rank_best"] is None else f"rank {band} · {figure}"
+        figure = f"{fmt_number(row.estimate, 2)} (n = {row.denominator})"
+    return figure if row.rank_best is None else f"rank {band} · {figure}"
 
 
-def _badge_state(row: dict[str, Any]) -> str:
-    if row["rank_best"] is None:
+def _badge_state(row: Standing) -> str:
+    if row.rank_best is None:
         return "not ranked"
-    return "leads" if row["rank_best"] == row["rank_worst"] == 1 else "ranked"
+    return "leads" if row.rank_best == row.rank_worst == 1 else "ranked"
 
 
 def badge(label: str, value: str, state: str) -> bytes:

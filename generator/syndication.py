@@ -2,8 +2,8 @@
 
 Both are site-level files, derived from the published versions (their build records and reports)
 and the site's look, and rendered again whenever either changes. An Atom entry per version says
-what it holds (the report's headline when it has one, else its benchmarks) and what changed since
-the version before it (``changes``). Atom needs a date per entry: ``SOURCE_DATE_EPOCH`` when set
+what it holds (its benchmarks, with their run counts) and what changed since the version before it
+(``changes``). Atom needs a date per entry: ``SOURCE_DATE_EPOCH`` when set
 (reproducible builds), else the time the version's build record was published (its file's
 modification time, which a published version never changes).
 """
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
+    from generator.report import SiteReport
     from generator.siteconfig import SiteLook
 
 
@@ -41,16 +42,12 @@ def stamp(record: Path) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-def summary(report: Any, record: dict[str, Any]) -> str:
-    """The version in one line: its headline when the report has one, else its benchmarks."""
-    if isinstance(report, dict) and isinstance(report.get("headline"), str) and report["headline"]:
-        return str(report["headline"])
-    benchmarks = record.get("benchmarks") or []
-    runs = {}
-    if isinstance(report, dict):
-        runs = {b.get("id"): b.get("run_count") for b in report.get("benchmarks", []) if isinstance(b, dict)}
+def summary(report: SiteReport | None, record: dict[str, Any]) -> str:
+    """The version in one line: the benchmarks of its build record, with their run counts when its
+    report can be read (None: it cannot)."""
+    runs = {bench.id: bench.run_count for bench in report.benchmarks} if report is not None else {}
     parts = []
-    for bench in benchmarks:
+    for bench in record.get("benchmarks") or []:
         count = runs.get(bench.get("id"))
         parts.append(f"{bench.get('title')} ({count} runs)" if count is not None else str(bench.get("title")))
     return f"{len(parts)} benchmark(s): " + "; ".join(parts) if parts else "No benchmarks."

@@ -362,12 +362,6 @@ def _site_report(folder: Path) -> SiteReport | None:
         return None
 
 
-def _site_json(folder: Path) -> Any:
-    """A version's report read through its model, as plain JSON (None as ``_site_report``)."""
-    report = _site_report(folder)
-    return None if report is None else report.model_dump(mode="json", by_alias=True)
-
-
 def earlier_reports(
     out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
 ) -> list[tuple[str, SiteReport | None]]:
@@ -422,7 +416,7 @@ def _online_files(
             version=v,
             url=look.absolute(f"{v}/index.html"),
             updated=stamp(folders[v] / BUILD_RECORD),
-            summary=summary(_site_json(folders[v]), records[v]),
+            summary=summary(_site_report(folders[v]), records[v]),
             changes=changed(c),
         )
         for v, c in zip(reversed(order), reversed(changes), strict=True)
@@ -496,7 +490,7 @@ def _stage_badges(out: Path, latest: Path | None) -> tuple[Path, Path]:
     temp = out / f"{TEMP_PREFIX}{BADGES}"
     shutil.rmtree(temp, ignore_errors=True)
     temp.mkdir()
-    report = _site_json(latest) if latest is not None else None
+    report = _site_report(latest) if latest is not None else None
     for rel, data in sorted(render_badges(report).items()):
         (temp / rel).parent.mkdir(parents=True, exist_ok=True)
         _write_new(temp / rel, data)

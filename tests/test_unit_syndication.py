@@ -3,14 +3,21 @@ the page URLs of the sitemap."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
 from generator.changes import BenchmarkChanges, VersionChanges
+from generator.report import SiteReport
 from generator.siteconfig import SiteLook
 from generator.syndication import changed, page_urls, stamp, summary
+from tests.conftest import ROOT
+
+GOLDEN_SITE = ROOT / "tests" / "golden" / "site"
+GOLDEN = GOLDEN_SITE / json.loads((GOLDEN_SITE / "versions.json").read_bytes())["versions"][-1]
+"""The newest version of the golden example site: a real report."""
 
 
 def test_stamp_is_source_date_epoch_else_the_records_modification_time(
@@ -28,12 +35,12 @@ def test_stamp_is_source_date_epoch_else_the_records_modification_time(
     assert stamp(tmp_path / "missing.json") == "1970-01-01T00:00:00Z"
 
 
-def test_summary_is_the_headline_else_the_benchmarks_with_their_run_counts() -> None:
-    record = {"benchmarks": [{"id": "a", "title": "Alpha"}, {"id": "b", "title": "Beta"}]}
-    assert summary({"headline": "Alpha leads"}, record) == "Alpha leads"
-    report = {"headline": "", "benchmarks": [{"id": "a", "run_count": 12}]}
-    assert summary(report, record) == "2 benchmark(s): Alpha (12 runs); Beta"
-    assert summary(None, record) == "2 benchmark(s): Alpha; Beta"
+def test_summary_is_the_benchmarks_with_their_run_counts() -> None:
+    report = SiteReport.model_validate_json((GOLDEN / "data" / "site.json").read_bytes())
+    counts = {bench.id: bench.run_count for bench in report.benchmarks}
+    record = {"benchmarks": [{"id": "agent-dx", "title": "Agent DX"}, {"id": "gone", "title": "Gone"}]}
+    assert summary(report, record) == f"2 benchmark(s): Agent DX ({counts['agent-dx']} runs); Gone"
+    assert summary(None, record) == "2 benchmark(s): Agent DX; Gone"
     assert summary(None, {"benchmarks": []}) == "No benchmarks."
 
 
