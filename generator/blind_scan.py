@@ -19,6 +19,35 @@ The needles are each name's skeleton and its *distinctive words* (:func:`distinc
 the words (runs of letters and digits) of its skeleton with at least four letters that are not a
 common English word (:data:`COMMON_WORDS`): "AppGen" and "Contoso" of "Contoso AppGen", but not
 "Builder" of "Northwind Builder". File names are scanned as text too.
+
+**Shortcuts, each exact** (:func:`find_revealed` finds the same file and name as building every
+reader text and skeleton; ``tests/test_blind_scan_exact.py`` compares both on generated files). They
+apply when every skeleton needle is *plain*: ASCII letters and digits, words apart by one space.
+
+- *Non-ASCII runs that separate.* A run of non-ASCII characters whose fold, casefolded and without
+  markup residue, is not empty and holds no ASCII letter or digit and no white space
+  (:func:`_separates`: "—", "·", "…") stands, in a skeleton, between two words: no plain needle
+  can hold any of its characters, and white space collapses around it as around any other visible
+  character. Written ``#`` instead, the skeleton holds the same plain needles; then the text is
+  ASCII and its skeleton is lower case, residue deleted, white space collapsed, on bytes
+  (:func:`_plain_skeleton`). A run that vanishes or folds to letters or spaces (a zero-width space,
+  a fullwidth letter) leaves the text to :func:`skeleton` itself.
+- *Row files* (``data/runs/``). The reader text is the file name and ``json.dumps`` of the parsed
+  rows. When the file is ASCII without a backslash and is a JSON object or array, every string of
+  the dump is written exactly as in the file (no escape was needed to read it, none is written,
+  and a control character would have refused the file), and every other token of the dump is
+  punctuation, ``true``/``false``/``null``, or a number, which ``json.dumps`` may spell otherwise
+  (``1e400`` as ``Infinity``, ``1.5E3`` as ``1500.0``). A plain needle that is not *number-like*
+  (only digits and ``e``, or part of ``infinity`` or ``nan``) cannot cross the quotes and
+  punctuation around a token nor lie in a number, so it lies in one string, which the file holds
+  too: if the skeleton of the file name and the file's own bytes shows none of the needles, and
+  the file is JSON (else it is read as Markdown, in full), neither does its reader text.
+- Pattern rewrites that match the same text: the separating tags' names as a trie (the lookahead
+  after the name lets at most one name match), and the quoted inside of a tag possessive (the
+  only run followed by ``>`` is the longest).
+
+Needles that are not plain, number-like needles for row files, and everything else take the full
+reader text, as before.
 """
 
 from __future__ import annotations
@@ -198,22 +227,42 @@ def spellings(name: str) -> set[bytes]:
     return {form.lower().encode("utf-8") for form in forms if form}
 
 
-_QUOTED = r"""(?:[^>"']|"[^"]*"|'[^']*')*"""
+_QUOTED = r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+"""
+"""A tag's inside: quoted values may hold ">". Possessive: the only way to continue with the tag's
+">" is the longest run (every shorter one is followed by a character or a quote that is not ">"),
+so giving nothing back finds the same tags without backtracking over long attributes."""
 _ANY_TAG = re.compile(rf"<(?:[A-Za-z/][A-Za-z0-9-]*{_QUOTED}|!--.*?--|![^>]*)>", re.S)
 _VALUE = re.compile(r"""=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
+def _trie(words: Iterable[str]) -> str:
+    """An alternation matching exactly ``words`` (letters and digits), factored by first character so
+    that a failing alternative is left at its first character."""
+    heads: dict[str, list[str]] = {}
+    for word in sorted(words):
+        heads.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, tails in heads.items():
+        rest = [tail for tail in tails if tail]
+        if not rest:
+            parts.append(head)
+        else:
+            parts.append(f"{head}(?:{_trie(rest)})" + ("?" if len(rest) < len(tails) else ""))
+    return "|".join(parts)
+
+
 @cache
 def _separating_tag() -> re.Pattern[str]:
-    names = "|".join(sorted(_SEPARATING_TAGS))
-    return re.compile(rf"</?(?:{names})(?![A-Za-z0-9-]){_QUOTED}>", re.I)
+    # the names as a trie: the lookahead lets at most one name end a match, so any alternation of the
+    # same names finds the same tags
+    return re.compile(rf"</?(?:{_trie(_SEPARATING_TAGS)})(?![A-Za-z0-9-]){_QUOTED}>", re.I)
 
 
 def html_text(page: str) -> str:
     """An HTML document's text, then its attribute values, entities decoded; block tags separate
     lines. Regular expressions, not a parser and no Python call per tag: the pages are benchsite's
     own (quoted, escaped attributes), and a parser was most of a reveal build's time."""
-    values = " ".join(a or b for a, b in _VALUE.findall(page))
+    values = " ".join(map("".join, _VALUE.findall(page)))  # of the two groups, one is always empty
     text = _ANY_TAG.sub("", _separating_tag().sub("\n", page))
     return html.unescape(f"{text}\n{values}")
 
@@ -251,6 +300,51 @@ def reader_text(rel: str, data: bytes) -> str:
     return "\n".join([rel, *strings, html_text(md_html(markdown)) if markdown else ""])
 
 
+_PLAIN = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_NUMBER_LIKE = re.compile(r"[0-9e]+")
+_ASCII_SPACES = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")  # what str.split() splits at, not bytes
+
+
+def _ascii_skeleton(text: bytes) -> bytes:
+    """:func:`skeleton` of ASCII text, on its bytes (casefold is lower case in ASCII)."""
+    return b" ".join(text.lower().translate(_ASCII_SPACES, b"*_`~").split())
+
+
+@cache
+def _separates(run: str) -> bool:
+    """Whether a run of non-ASCII characters reads, in a skeleton, as some characters none of which
+    is an ASCII letter or digit or white space (its casefold without markup residue)."""
+    folded = _MARKUP_RESIDUE.sub("", _fold(run).casefold())
+    return bool(folded) and not any(c.isspace() or (c.isascii() and c.isalnum()) for c in folded)
+
+
+def _plain_skeleton(text: str) -> bytes | None:
+    """:func:`skeleton` of ``text`` as plain needles see it, on bytes: every non-ASCII run written
+    ``#`` when each of them separates (:func:`_separates`); None when one does not."""
+    if not text.isascii():
+        if not all(_separates(run) for run in set(_NON_ASCII.findall(text))):
+            return None
+        text = _NON_ASCII.sub("#", text)
+    return _ascii_skeleton(text.encode("ascii"))
+
+
+def _rows_show_none(rel: str, data: bytes, needles: list[bytes]) -> bool:
+    """True only if the reader text of a row file shows none of ``needles`` (plain, not number-like):
+    an ASCII JSON object or array without a backslash, whose own skeleton holds none of them."""
+    if not (rel.isascii() and rel.isprintable() and data.isascii()) or b"\\" in data:
+        return False
+    if data.lstrip(b" \t\n\r")[:1] not in (b"{", b"["):
+        return False
+    seen = _ascii_skeleton(rel.encode("ascii") + b"\n" + data)
+    if any(needle in seen for needle in needles):
+        return False
+    try:
+        json.loads(data.decode("ascii"))
+    except ValueError:
+        return False  # not JSON: read as Markdown
+    return True
+
+
 def find_revealed(
     files: Iterable[tuple[str, Callable[[], bytes]]], names: Iterable[str]
 ) -> tuple[str, str] | None:
@@ -259,12 +353,25 @@ def find_revealed(
     names = sorted(set(names))
     needles = {form for name in names for form in spellings(name)}
     skeletons = {skeleton(name) for name in names} | {w for name in names for w in distinctive_words(name)}
+    plain = all(_PLAIN.fullmatch(s) for s in skeletons)
+    encoded = sorted((s.encode("ascii"), s) for s in skeletons) if plain else []
+    not_numbers = not any(_NUMBER_LIKE.fullmatch(s) or s in "infinity" or s in "nan" for s in skeletons)
+    row_needles = [b for b, _ in encoded] if plain and not_numbers else None
     for rel, read in files:
         data = read()
         haystack = (rel + "\n").encode("utf-8").lower() + data.lower()
         found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
-        if not found:
-            seen = skeleton(reader_text(rel, data))
+        if found:
+            return rel, max(sorted(found), key=len)
+        rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
+        if rows and row_needles is not None and _rows_show_none(rel, data, row_needles):
+            continue
+        text = reader_text(rel, data)
+        plain_seen = _plain_skeleton(text) if plain else None
+        if plain_seen is not None:
+            found = [s for b, s in encoded if b in plain_seen]
+        else:
+            seen = skeleton(text)
             found = [s for s in skeletons if s in seen]
         if found:
             return rel, max(sorted(found), key=len)
