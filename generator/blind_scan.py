@@ -42,6 +42,21 @@ apply when every skeleton needle is *plain*: ASCII letters and digits, words apa
   punctuation around a token nor lie in a number, so it lies in one string, which the file holds
   too: if the skeleton of the file name and the file's own bytes shows none of the needles, and
   the file is JSON (else it is read as Markdown, in full), neither does its reader text.
+- *HTML pages.* Take an ASCII plain word of every needle (its longest: a needle shows only where
+  each of its words does). When every ``&`` of a page begins one of the five escapes (``&lt;``,
+  ``&gt;``, ``&amp;``, ``&quot;``, ``&#39;``) and every non-ASCII character of it separates on its
+  own (then so does any run of them: NFKD only decomposes and reorders, and each step after it maps
+  one character at a time), the reader text's letters and digits are the page's own ASCII ones:
+  an escape decodes to punctuation, and no tag can cut an escape nor make a new one (``&`` is
+  always followed by its escape). Two of those characters are neighbours in a word of the
+  skeleton only if nothing stands between them in the page or only what vanishes: markup residue
+  and tags, each of which begins with ``<`` and ends with ``>`` (block tags become a line break,
+  which a word cannot cross; an attribute value is one stretch of the page). So with residue
+  deleted and the page lower-cased, a word that shows is written whole, or it is a prefix just
+  before a ``<``, whole pieces each between ``>`` and ``<``, and a rest just after a ``>``
+  (:class:`_TagEdges`, by bisection in the sorted text around the tags). A needle can also begin
+  in the file name and go on in the page (``index.html`` + ``ab`` reads "html ab"): a page whose
+  name ends with a needle's first words takes the full text.
 - Pattern rewrites that match the same text: the separating tags' names as a trie (the lookahead
   after the name lets at most one name match), and the quoted inside of a tag possessive (the
   only run followed by ``>`` is the longest).
@@ -57,8 +72,10 @@ import html
 import json
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -345,6 +362,73 @@ def _rows_show_none(rel: str, data: bytes, needles: list[bytes]) -> bool:
     return True
 
 
+_HTML_ESCAPES = (b"&lt;", b"&gt;", b"&amp;", b"&quot;", b"&#39;")
+_ASCII_BLANK = bytes.maketrans(bytes(range(128)), b" " * 128)
+
+
+@cache
+def _separates_each(run: str) -> bool:
+    """Whether every character of ``run`` separates on its own (:func:`_separates`)."""
+    return all(_separates(c) for c in run)
+
+
+class _TagEdges:
+    """What stands right after each ``>`` and right before each ``<`` of a page, as far as ``reach``
+    bytes: sorted (the text before a ``<`` reversed), so that a prefix is found by bisection."""
+
+    def __init__(self, flat: bytes, reach: int) -> None:
+        self.after = sorted(set(map(itemgetter(slice(reach + 1)), flat.split(b">")[1:])))
+        backwards = flat[::-1].split(b"<")[1:]  # what precedes each "<", read backwards
+        self.before = sorted(set(map(itemgetter(slice(reach)), backwards)))
+
+    @staticmethod
+    def _starts(items: list[bytes], prefix: bytes) -> bool:
+        at = bisect_left(items, prefix)
+        return at < len(items) and items[at].startswith(prefix)
+
+    def spelled(self, word: bytes) -> bool:
+        """Whether ``word`` (of at most ``reach`` bytes, not written whole) can be read with tags
+        taken out: a prefix before a ``<``, whole pieces between ``>`` and ``<``, the rest after a
+        ``>``."""
+        ends = {i for i in range(1, len(word)) if self._starts(self.before, word[:i][::-1])}
+        todo = sorted(ends)
+        while todo:
+            i = todo.pop()
+            if self._starts(self.after, word[i:]):
+                return True
+            for j in range(i + 1, len(word)):
+                if j not in ends and self._starts(self.after, word[i:j] + b"<"):
+                    ends.add(j)
+                    todo.append(j)
+        return False
+
+
+def _page_shows_none(data: bytes, words: list[bytes]) -> bool:
+    """True only if an HTML page's reader text (without its file name) shows no plain word of
+    ``words``: every ``&`` starts one of the five escapes, every non-ASCII character separates,
+    and no word can be spelled across tags (:meth:`_TagEdges.spelled`)."""
+    if data.count(b"&") != sum(data.count(escape) for escape in _HTML_ESCAPES):
+        return False
+    if not data.isascii():
+        runs = set(data.translate(_ASCII_BLANK).split())  # UTF-8 sequences never hold an ASCII byte
+        if not all(_separates_each(run.decode("utf-8", "replace")) for run in runs):
+            return False
+    flat = data.lower().translate(None, b"*_`~")
+    if any(word in flat for word in words):
+        return False
+    edges = _TagEdges(flat, max(map(len, words)))
+    return not any(edges.spelled(word) for word in words)
+
+
+def _named(named: str, skeletons: Iterable[str]) -> bool:
+    """Whether a needle shows in a file's skeleton name, or may begin there and go on in its text."""
+    for needle in skeletons:
+        words = needle.split(" ")
+        if needle in named or any(named.endswith(" ".join(words[:k])) for k in range(1, len(words))):
+            return True
+    return False
+
+
 def find_revealed(
     files: Iterable[tuple[str, Callable[[], bytes]]], names: Iterable[str]
 ) -> tuple[str, str] | None:
@@ -352,19 +436,24 @@ def find_revealed(
     by bytes or to a reader; None when none does."""
     names = sorted(set(names))
     needles = {form for name in names for form in spellings(name)}
+    least = [n for n in needles if not any(m in n for m in needles if m != n)]  # the others hold one
     skeletons = {skeleton(name) for name in names} | {w for name in names for w in distinctive_words(name)}
     plain = all(_PLAIN.fullmatch(s) for s in skeletons)
     encoded = sorted((s.encode("ascii"), s) for s in skeletons) if plain else []
     not_numbers = not any(_NUMBER_LIKE.fullmatch(s) or s in "infinity" or s in "nan" for s in skeletons)
     row_needles = [b for b, _ in encoded] if plain and not_numbers else None
+    words = sorted({max(b.split(), key=len) for b, _ in encoded})  # a word of every plain needle
     for rel, read in files:
         data = read()
         haystack = (rel + "\n").encode("utf-8").lower() + data.lower()
-        found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
-        if found:
+        if any(n in haystack for n in least):
+            found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
             return rel, max(sorted(found), key=len)
         rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
         if rows and row_needles is not None and _rows_show_none(rel, data, row_needles):
+            continue
+        page = bool(words) and rel.endswith(".html") and not _named(skeleton(rel), skeletons)
+        if page and _page_shows_none(data, words):
             continue
         text = reader_text(rel, data)
         plain_seen = _plain_skeleton(text) if plain else None

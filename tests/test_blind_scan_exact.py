@@ -139,6 +139,7 @@ NAME_SETS = [
     ["The Best Code Studio"],  # no distinctive word: the whole name, with spaces
     ["Nan Tail"],
     ["1234", "Infinity"],
+    ["TML Ab"],  # may begin in a file name ("index.html") and go on in its text
 ]
 PIECES = [
     # parts of the names, in several cases
@@ -299,6 +300,49 @@ MARKUP = [*(t for t in PIECES if t[:1] in "<>\"'=&/"), "wind", " ", "x=", "-", "
     for end in (">", " ", "-x>", "'>'>")
 ]
 soup = st.lists(st.sampled_from(MARKUP), min_size=2, max_size=30).map("".join)
+# pages the page shortcut reads: the five escapes only, non-ASCII characters that separate, names
+# split by tags, residue and case
+ESCAPED = [
+    *(p for p in MARKUP if "&" not in p and p.isascii()),
+    *("&lt;", "&gt;", "&amp;", "&quot;", "&#39;", "—", "·", "…", "\ufffd", "中", "→"),
+    *("north", "wind", "Nor", "thw", "ind", "Tail", "spin", "tai", "lsp", "in", "t", "n", "d", "ab"),
+    *("*", "_", "`", "~", " ", "\n", "x", "-", ".", "contoso", "CON", "toso", "appgen", "gen"),
+]
+GAPS = [
+    "",
+    "<b>",
+    "</i>",
+    "<td>",
+    "</p><p>",
+    "<!-- x -->",
+    "*",
+    "_",
+    "&lt;",
+    "—",
+    "&#119;",
+    " ",
+    "ｗ",
+    "\u200b",
+]
+
+
+@st.composite
+def split_name(draw: st.DrawFn) -> str:
+    """A name's word cut anywhere, the cuts filled with tags, residue, escapes or separators (which
+    a reader reads through or not), in an escaped page."""
+    word = draw(st.sampled_from(["Northwind", "contoso", "AppGen", "tailspin", "Ab", "wind"]))
+    if draw(st.booleans()):  # one letter written otherwise: an entity, fullwidth
+        at = draw(st.integers(0, len(word) - 1))
+        letter = draw(st.sampled_from([f"&#{ord(word[at])};", chr(ord(word[at].lower()) + 0xFEE0)]))
+        word = word[:at] + letter + word[at + 1 :]
+    cuts = sorted(draw(st.sets(st.integers(1, len(word) - 1), max_size=3)))
+    parts = [word[i:j] for i, j in zip([0, *cuts], [*cuts, len(word)], strict=True)]
+    gaps = [draw(st.sampled_from(GAPS)) for _ in parts]
+    spelled = "".join(part + gap for part, gap in zip(parts, gaps, strict=True))
+    return draw(st.sampled_from(["", "<p>", "x "])) + spelled + draw(st.sampled_from(["", "</p>", " y"]))
+
+
+escaped = st.lists(st.sampled_from(ESCAPED) | split_name(), min_size=1, max_size=12).map("".join)
 piece_lists = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=24)
 texts = piece_lists.map("".join)
 # ASCII strings a JSON row file can hold without a backslash (quotes and control characters are
@@ -337,6 +381,9 @@ def site_file(draw: st.DrawFn) -> tuple[str, bytes]:
     if kind == "json":
         return "data/site.json", json.dumps({"d": draw(texts), draw(texts): [draw(texts)]}).encode("utf-8")
     text = draw(texts)
+    if kind == "html" and draw(st.booleans()):
+        rel = draw(st.sampled_from(["b/x/index.html", "b/north/run-1.html", "b/x/ml.html"]))
+        return rel, draw(escaped).encode("utf-8")
     if kind == "html":
         return (
             "b/x/index.html",
@@ -359,6 +406,13 @@ def test_the_scan_finds_what_the_plain_scan_found(files: list[tuple[str, bytes]]
 @given(rows=row_file(), names=st.sampled_from(NAME_SETS), folder=st.sampled_from(["b", "north_wind", "é"]))
 def test_row_files_show_what_they_showed(rows: bytes, names: list[str], folder: str) -> None:
     files = [(f"data/runs/{folder}/run-1.json", rows)]
+    assert blind_scan.find_revealed(_reads(files), names) == old_find_revealed(_reads(files), names)
+
+
+@settings(max_examples=500, deadline=None)
+@given(page=escaped, names=st.sampled_from([NAME_SETS[0], NAME_SETS[1], NAME_SETS[-1]]))
+def test_pages_show_what_they_showed(page: str, names: list[str]) -> None:
+    files = [("b/x/index.html", page.encode("utf-8"))]
     assert blind_scan.find_revealed(_reads(files), names) == old_find_revealed(_reads(files), names)
 
 
@@ -394,5 +448,14 @@ def test_the_shortcuts_are_taken() -> None:
     assert blind_scan.find_revealed(_reads(spelled), ["Infinity Labs"]) == ("data/runs/b/r.json", "infinity")
     assert blind_scan.find_revealed(_reads(spelled), ["1234"]) == ("data/runs/b/s.json", "1234")
     names = NAME_SETS[0]
+    words = [b"northwind", b"contoso"]
+    assert blind_scan._page_shows_none(b"<p>North &lt; &#39;wind</p>\xe2\x80\x94", words) is True
+    assert blind_scan._page_shows_none(b"<p>North<b>win</b>d</p>", words) is False
+    assert blind_scan._page_shows_none(b"<p>North&#119;ind</p>", words) is False  # another entity
+    assert blind_scan._page_shows_none("<p>Northｗind</p>".encode(), words) is False  # fullwidth
+    page = [("b/x/index.html", b"<p>Nor<i>th</i><b>w</b>ind</p>")]
+    assert blind_scan.find_revealed(_reads(page), names) == ("b/x/index.html", "northwind")
+    spanning = [("b/x/y.html", b"Ab<p>")]
+    assert blind_scan.find_revealed(_reads(spanning), ["TML Ab"]) == ("b/x/y.html", "tml ab")
     split = [("data/runs/b/r.json", b'{"a":"[North](#x)wind"')]  # not JSON: read as Markdown
     assert blind_scan.find_revealed(_reads(split), names) == ("data/runs/b/r.json", "northwind")
