@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 from urllib.parse import quote, quote_plus
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -409,6 +410,7 @@ def test_row_files_show_what_they_showed(rows: bytes, names: list[str], folder: 
     assert blind_scan.find_revealed(_reads(files), names) == old_find_revealed(_reads(files), names)
 
 
+@pytest.mark.slow  # about 8 s: enough examples to split a name across tags in three places
 @settings(max_examples=500, deadline=None)
 @given(page=escaped, names=st.sampled_from([NAME_SETS[0], NAME_SETS[1], NAME_SETS[-1]]))
 def test_pages_show_what_they_showed(page: str, names: list[str]) -> None:
