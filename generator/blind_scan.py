@@ -19,6 +19,50 @@ The needles are each name's skeleton and its *distinctive words* (:func:`distinc
 the words (runs of letters and digits) of its skeleton with at least four letters that are not a
 common English word (:data:`COMMON_WORDS`): "AppGen" and "Contoso" of "Contoso AppGen", but not
 "Builder" of "Northwind Builder". File names are scanned as text too.
+
+**Shortcuts, each exact** (:func:`find_revealed` finds the same file and name as building every
+reader text and skeleton; ``tests/test_blind_scan_exact.py`` compares both on generated files). They
+apply when every skeleton needle is *plain*: ASCII letters and digits, words apart by one space.
+
+- *Non-ASCII runs that separate.* A run of non-ASCII characters whose fold, casefolded and without
+  markup residue, is not empty and holds no ASCII letter or digit and no white space
+  (:func:`_separates`: "—", "·", "…") stands, in a skeleton, between two words: no plain needle
+  can hold any of its characters, and white space collapses around it as around any other visible
+  character. Written ``#`` instead, the skeleton holds the same plain needles; then the text is
+  ASCII and its skeleton is lower case, residue deleted, white space collapsed, on bytes
+  (:func:`_plain_skeleton`). A run that vanishes or folds to letters or spaces (a zero-width space,
+  a fullwidth letter) leaves the text to :func:`skeleton` itself.
+- *Row files* (``data/runs/``). The reader text is the file name and ``json.dumps`` of the parsed
+  rows. When the file is ASCII without a backslash and is a JSON object or array, every string of
+  the dump is written exactly as in the file (no escape was needed to read it, none is written,
+  and a control character would have refused the file), and every other token of the dump is
+  punctuation, ``true``/``false``/``null``, or a number, which ``json.dumps`` may spell otherwise
+  (``1e400`` as ``Infinity``, ``1.5E3`` as ``1500.0``). A plain needle that is not *number-like*
+  (only digits and ``e``, or part of ``infinity`` or ``nan``) cannot cross the quotes and
+  punctuation around a token nor lie in a number, so it lies in one string, which the file holds
+  too: if the skeleton of the file name and the file's own bytes shows none of the needles, and
+  the file is JSON (else it is read as Markdown, in full), neither does its reader text.
+- *HTML pages.* Take an ASCII plain word of every needle (its longest: a needle shows only where
+  each of its words does). When every ``&`` of a page begins one of the five escapes (``&lt;``,
+  ``&gt;``, ``&amp;``, ``&quot;``, ``&#39;``) and every non-ASCII character of it separates on its
+  own (then so does any run of them: NFKD only decomposes and reorders, and each step after it maps
+  one character at a time), the reader text's letters and digits are the page's own ASCII ones:
+  an escape decodes to punctuation, and no tag can cut an escape nor make a new one (``&`` is
+  always followed by its escape). Two of those characters are neighbours in a word of the
+  skeleton only if nothing stands between them in the page or only what vanishes: markup residue
+  and tags, each of which begins with ``<`` and ends with ``>`` (block tags become a line break,
+  which a word cannot cross; an attribute value is one stretch of the page). So with residue
+  deleted and the page lower-cased, a word that shows is written whole, or it is a prefix just
+  before a ``<``, whole pieces each between ``>`` and ``<``, and a rest just after a ``>``
+  (:class:`_TagEdges`, by bisection in the sorted text around the tags). A needle can also begin
+  in the file name and go on in the page (``index.html`` + ``ab`` reads "html ab"): a page whose
+  name ends with a needle's first words takes the full text.
+- Pattern rewrites that match the same text: the separating tags' names as a trie (the lookahead
+  after the name lets at most one name match), and the quoted inside of a tag possessive (the
+  only run followed by ``>`` is the longest).
+
+Needles that are not plain, number-like needles for row files, and everything else take the full
+reader text, as before.
 """
 
 from __future__ import annotations
@@ -28,8 +72,10 @@ import html
 import json
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -198,22 +244,42 @@ def spellings(name: str) -> set[bytes]:
     return {form.lower().encode("utf-8") for form in forms if form}
 
 
-_QUOTED = r"""(?:[^>"']|"[^"]*"|'[^']*')*"""
+_QUOTED = r"""(?:[^>"']++|"[^"]*+"|'[^']*+')*+"""
+"""A tag's inside: quoted values may hold ">". Possessive: the only way to continue with the tag's
+">" is the longest run (every shorter one is followed by a character or a quote that is not ">"),
+so giving nothing back finds the same tags without backtracking over long attributes."""
 _ANY_TAG = re.compile(rf"<(?:[A-Za-z/][A-Za-z0-9-]*{_QUOTED}|!--.*?--|![^>]*)>", re.S)
 _VALUE = re.compile(r"""=\s*(?:"([^"]*)"|'([^']*)')""")
 
 
+def _trie(words: Iterable[str]) -> str:
+    """An alternation matching exactly ``words`` (letters and digits), factored by first character so
+    that a failing alternative is left at its first character."""
+    heads: dict[str, list[str]] = {}
+    for word in sorted(words):
+        heads.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, tails in heads.items():
+        rest = [tail for tail in tails if tail]
+        if not rest:
+            parts.append(head)
+        else:
+            parts.append(f"{head}(?:{_trie(rest)})" + ("?" if len(rest) < len(tails) else ""))
+    return "|".join(parts)
+
+
 @cache
 def _separating_tag() -> re.Pattern[str]:
-    names = "|".join(sorted(_SEPARATING_TAGS))
-    return re.compile(rf"</?(?:{names})(?![A-Za-z0-9-]){_QUOTED}>", re.I)
+    # the names as a trie: the lookahead lets at most one name end a match, so any alternation of the
+    # same names finds the same tags
+    return re.compile(rf"</?(?:{_trie(_SEPARATING_TAGS)})(?![A-Za-z0-9-]){_QUOTED}>", re.I)
 
 
 def html_text(page: str) -> str:
     """An HTML document's text, then its attribute values, entities decoded; block tags separate
     lines. Regular expressions, not a parser and no Python call per tag: the pages are benchsite's
     own (quoted, escaped attributes), and a parser was most of a reveal build's time."""
-    values = " ".join(a or b for a, b in _VALUE.findall(page))
+    values = " ".join(map("".join, _VALUE.findall(page)))  # of the two groups, one is always empty
     text = _ANY_TAG.sub("", _separating_tag().sub("\n", page))
     return html.unescape(f"{text}\n{values}")
 
@@ -251,6 +317,118 @@ def reader_text(rel: str, data: bytes) -> str:
     return "\n".join([rel, *strings, html_text(md_html(markdown)) if markdown else ""])
 
 
+_PLAIN = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_NUMBER_LIKE = re.compile(r"[0-9e]+")
+_ASCII_SPACES = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")  # what str.split() splits at, not bytes
+
+
+def _ascii_skeleton(text: bytes) -> bytes:
+    """:func:`skeleton` of ASCII text, on its bytes (casefold is lower case in ASCII)."""
+    return b" ".join(text.lower().translate(_ASCII_SPACES, b"*_`~").split())
+
+
+@cache
+def _separates(run: str) -> bool:
+    """Whether a run of non-ASCII characters reads, in a skeleton, as some characters none of which
+    is an ASCII letter or digit or white space (its casefold without markup residue)."""
+    folded = _MARKUP_RESIDUE.sub("", _fold(run).casefold())
+    return bool(folded) and not any(c.isspace() or (c.isascii() and c.isalnum()) for c in folded)
+
+
+def _plain_skeleton(text: str) -> bytes | None:
+    """:func:`skeleton` of ``text`` as plain needles see it, on bytes: every non-ASCII run written
+    ``#`` when each of them separates (:func:`_separates`); None when one does not."""
+    if not text.isascii():
+        if not all(_separates(run) for run in set(_NON_ASCII.findall(text))):
+            return None
+        text = _NON_ASCII.sub("#", text)
+    return _ascii_skeleton(text.encode("ascii"))
+
+
+def _rows_show_none(rel: str, data: bytes, needles: list[bytes]) -> bool:
+    """True only if the reader text of a row file shows none of ``needles`` (plain, not number-like):
+    an ASCII JSON object or array without a backslash, whose own skeleton holds none of them."""
+    if not (rel.isascii() and rel.isprintable() and data.isascii()) or b"\\" in data:
+        return False
+    if data.lstrip(b" \t\n\r")[:1] not in (b"{", b"["):
+        return False
+    seen = _ascii_skeleton(rel.encode("ascii") + b"\n" + data)
+    if any(needle in seen for needle in needles):
+        return False
+    try:
+        json.loads(data.decode("ascii"))
+    except ValueError:
+        return False  # not JSON: read as Markdown
+    return True
+
+
+_HTML_ESCAPES = (b"&lt;", b"&gt;", b"&amp;", b"&quot;", b"&#39;")
+_ASCII_BLANK = bytes.maketrans(bytes(range(128)), b" " * 128)
+
+
+@cache
+def _separates_each(run: str) -> bool:
+    """Whether every character of ``run`` separates on its own (:func:`_separates`)."""
+    return all(_separates(c) for c in run)
+
+
+class _TagEdges:
+    """What stands right after each ``>`` and right before each ``<`` of a page, as far as ``reach``
+    bytes: sorted (the text before a ``<`` reversed), so that a prefix is found by bisection."""
+
+    def __init__(self, flat: bytes, reach: int) -> None:
+        self.after = sorted(set(map(itemgetter(slice(reach + 1)), flat.split(b">")[1:])))
+        backwards = flat[::-1].split(b"<")[1:]  # what precedes each "<", read backwards
+        self.before = sorted(set(map(itemgetter(slice(reach)), backwards)))
+
+    @staticmethod
+    def _starts(items: list[bytes], prefix: bytes) -> bool:
+        at = bisect_left(items, prefix)
+        return at < len(items) and items[at].startswith(prefix)
+
+    def spelled(self, word: bytes) -> bool:
+        """Whether ``word`` (of at most ``reach`` bytes, not written whole) can be read with tags
+        taken out: a prefix before a ``<``, whole pieces between ``>`` and ``<``, the rest after a
+        ``>``."""
+        ends = {i for i in range(1, len(word)) if self._starts(self.before, word[:i][::-1])}
+        todo = sorted(ends)
+        while todo:
+            i = todo.pop()
+            if self._starts(self.after, word[i:]):
+                return True
+            for j in range(i + 1, len(word)):
+                if j not in ends and self._starts(self.after, word[i:j] + b"<"):
+                    ends.add(j)
+                    todo.append(j)
+        return False
+
+
+def _page_shows_none(data: bytes, words: list[bytes]) -> bool:
+    """True only if an HTML page's reader text (without its file name) shows no plain word of
+    ``words``: every ``&`` starts one of the five escapes, every non-ASCII character separates,
+    and no word can be spelled across tags (:meth:`_TagEdges.spelled`)."""
+    if data.count(b"&") != sum(data.count(escape) for escape in _HTML_ESCAPES):
+        return False
+    if not data.isascii():
+        runs = set(data.translate(_ASCII_BLANK).split())  # UTF-8 sequences never hold an ASCII byte
+        if not all(_separates_each(run.decode("utf-8", "replace")) for run in runs):
+            return False
+    flat = data.lower().translate(None, b"*_`~")
+    if any(word in flat for word in words):
+        return False
+    edges = _TagEdges(flat, max(map(len, words)))
+    return not any(edges.spelled(word) for word in words)
+
+
+def _named(named: str, skeletons: Iterable[str]) -> bool:
+    """Whether a needle shows in a file's skeleton name, or may begin there and go on in its text."""
+    for needle in skeletons:
+        words = needle.split(" ")
+        if needle in named or any(named.endswith(" ".join(words[:k])) for k in range(1, len(words))):
+            return True
+    return False
+
+
 def find_revealed(
     files: Iterable[tuple[str, Callable[[], bytes]]], names: Iterable[str]
 ) -> tuple[str, str] | None:
@@ -258,13 +436,31 @@ def find_revealed(
     by bytes or to a reader; None when none does."""
     names = sorted(set(names))
     needles = {form for name in names for form in spellings(name)}
+    least = [n for n in needles if not any(m in n for m in needles if m != n)]  # the others hold one
     skeletons = {skeleton(name) for name in names} | {w for name in names for w in distinctive_words(name)}
+    plain = all(_PLAIN.fullmatch(s) for s in skeletons)
+    encoded = sorted((s.encode("ascii"), s) for s in skeletons) if plain else []
+    not_numbers = not any(_NUMBER_LIKE.fullmatch(s) or s in "infinity" or s in "nan" for s in skeletons)
+    row_needles = [b for b, _ in encoded] if plain and not_numbers else None
+    words = sorted({max(b.split(), key=len) for b, _ in encoded})  # a word of every plain needle
     for rel, read in files:
         data = read()
         haystack = (rel + "\n").encode("utf-8").lower() + data.lower()
-        found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
-        if not found:
-            seen = skeleton(reader_text(rel, data))
+        if any(n in haystack for n in least):
+            found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
+            return rel, max(sorted(found), key=len)
+        rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
+        if rows and row_needles is not None and _rows_show_none(rel, data, row_needles):
+            continue
+        page = bool(words) and rel.endswith(".html") and not _named(skeleton(rel), skeletons)
+        if page and _page_shows_none(data, words):
+            continue
+        text = reader_text(rel, data)
+        plain_seen = _plain_skeleton(text) if plain else None
+        if plain_seen is not None:
+            found = [s for b, s in encoded if b in plain_seen]
+        else:
+            seen = skeleton(text)
             found = [s for s in skeletons if s in seen]
         if found:
             return rel, max(sorted(found), key=len)
