@@ -144,6 +144,13 @@ def _finalize(value: object) -> Markup:
     return Markup(value if isinstance(value, Inert) else inert(value))
 
 
+def markdown_cell(class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
+    """The Markdown dialect's ``cell``: what ``td`` of ``mkdocs/_blocks.md`` writes around a body of
+    ``value`` (made inert as every ``{{ … }}`` is), in one call instead of a macro and its caller."""
+    shown = f"{_finalize(value)} ({_finalize(title)})" if title else _finalize(value)
+    return Markup(f" {shown} |")
+
+
 def code_span(value: object) -> Inert:
     """A value the HTML pages show as code (``<code>``): a Markdown code span when it holds only
     :data:`_CODE_SAFE` characters and is not blank at an end, otherwise inert text."""
@@ -185,6 +192,7 @@ def mkdocs_env() -> Environment:
         "link": _link,
         "blocks": BLOCKS,
         "page_suffix": ".md",
+        "markdown_cell": markdown_cell,
     }
     env.globals.update(para=_blocks(md_wrap), item=_blocks(md_item))
     return env

@@ -10,8 +10,14 @@ newline, so a long sentence or Markdown row is broken in the template and not in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+
+import pytest
+from jinja2 import Environment
 
 from generator.identity import templates_dir
+from generator.mkdocs_export import mkdocs_env
+from generator.render import html_env
 
 LINE_LIMIT = 160
 """Characters of a template line."""
@@ -20,6 +26,8 @@ RAW = {"_site.css"}
 and its hash is each page's Content-Security-Policy, so its lines stay as they are."""
 TABLE_OPENERS = re.compile(r"<(?:tr|td|th)[\s>]")
 MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\(([^)]*)\)")
+EXPORT = re.compile(r"^\{%-?\s*set\s+(\w+)\s*=", re.MULTILINE)
+"""A block a dialect writes in Python (``cell``): exported by a top-level ``set``."""
 
 
 def layout_problems(name: str, text: str) -> list[str]:
@@ -122,3 +130,31 @@ def test_the_report_partials_write_ids_and_links_through_their_anchors() -> None
     partials = report_partials()
     assert {"_blocks.html", "_ranking.html", "_history.html", "tally/_leaderboard.html"} <= partials.keys()
     assert [p for name, text in partials.items() for p in anchor_problems(name, text)] == []
+
+
+def test_both_dialects_export_the_same_python_blocks() -> None:
+    root = templates_dir()
+    html = EXPORT.findall((root / "_blocks.html").read_text(encoding="utf-8"))
+    markdown = EXPORT.findall((root / "mkdocs" / "_blocks.md").read_text(encoding="utf-8"))
+    assert html == markdown == ["cell"]
+
+
+CELLS = [
+    ("num", "Score", 0.5, None),
+    (None, "Why", 'a < b & "c" | d', "5/6 passed"),
+    ("id", None, "-x [y](z)", ""),
+    (None, None, None, "t'itle <x>"),
+]
+"""(class, label, value, title) of cells whose markup and escaping ``cell`` and ``td`` must agree on."""
+
+
+@pytest.mark.parametrize("env", [html_env, mkdocs_env])
+@pytest.mark.parametrize(("class_", "label", "value", "title"), CELLS)
+def test_cell_writes_what_td_writes_around_the_same_value(
+    env: Callable[[], Environment], class_: str | None, label: str | None, value: object, title: str | None
+) -> None:
+    head = "{% import blocks as b with context %}"
+    td = "{% call b.td(class_, label, title) %}{{ value }}{% endcall %}"
+    cell = "{{ b.cell(class_, label, value, title) }}"
+    values = {"class_": class_, "label": label, "value": value, "title": title, "page_path": "x"}
+    assert env().from_string(head + cell).render(values) == env().from_string(head + td).render(values)
