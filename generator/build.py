@@ -34,6 +34,7 @@ from generator.write import (
 )
 
 if TYPE_CHECKING:
+    from generator.cache import RunCache
     from generator.report import SiteReport
     from generator.score import Scored, ScoreOptions
 
@@ -127,7 +128,7 @@ def _frozen_version(
     from generator.score import score_inputs
 
     if existing.exists():
-        _scan_blind(folder_files(existing, f"{version}/"), report)
+        _scan_blind(folder_files(existing, f"{version}/"), report, config.options.cache)
 
         def frozen(bench: str) -> bytes | None:
             path = existing / "data" / "scores" / f"{bench}.json"
@@ -144,7 +145,8 @@ def _frozen_version(
         finally:
             blind.details.close()
         staged = (version, stage)
-        _scan_blind([(rel, (stage.folder / rel).read_bytes) for rel in sorted(stage.paths)], report)
+        scanned = [(rel, (stage.folder / rel).read_bytes) for rel in sorted(stage.paths)]
+        _scan_blind(scanned, report, config.options.cache)
 
         def frozen(bench: str) -> bytes | None:
             return stage.read(f"data/scores/{bench}.json")
@@ -164,18 +166,26 @@ def _revealed_names(report: SiteReport) -> set[str]:
     return {name for b in report.benchmarks for name in b.section.revealed_names()}
 
 
-def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport) -> None:
+def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, cache: RunCache) -> None:
     """Every revealed name must be absent from every byte, every rendered text and every file name
-    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it."""
+    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it. A
+    version the run cache saw scanned clean of the same names, byte for byte, is not scanned again
+    (``cache.scan_key``: its files are read and hashed each time)."""
     from generator.blind_scan import find_revealed
+    from generator.cache import scan_key
 
-    found = find_revealed(files, _revealed_names(report))
+    names = _revealed_names(report)
+    key = scan_key(names, ((rel, load()) for rel, load in files))  # one file in memory at a time
+    if cache.scanned_clean(key):
+        return
+    found = find_revealed(files, names)
     if found is not None:
         rel, name = found
         raise InvalidContent(
             f"{rel}: the blind version would contain a revealed provider name "
             f"({name}); blind inputs must not name providers"
         )
+    cache.store_scan(key)
 
 
 def unchanged(

@@ -15,6 +15,12 @@ Entries are data, never code (JSON, no pickle)::
     <cache>/runs-v1/<key[:2]>/<key>.detail.json      the scored rows, checked by size and sha256
     <cache>/pages-v1/<key[:2]>/<key>.json            page paths and digests, rows of a paged run
     <cache>/pages-v1/<key[:2]>/<key>.page-<n>.html   each page, checked by size and sha256
+    <cache>/scans-v1/<key[:2]>/<key>.json            a blind version scanned clean of some names
+
+A **scan entry** records that the blind scan (``blind_scan``) found none of a set of revealed names
+in a published blind version: keyed by sha256 over the names, the generator's digest and every
+file of that version (path and sha256), so a later build that finds the same bytes (hashed again,
+every time) skips scanning them again; one changed byte, name or generator misses.
 
 An entry that does not parse, validate, name its own key, carry its own MAC or match its files is
 deleted and its work done again; it is never trusted.
@@ -44,9 +50,10 @@ import hmac
 import os
 import stat
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -92,6 +99,22 @@ class PagesEntry(Model):
     pages: tuple[FileRef, ...]
     located: dict[str, str]
     mac: str
+
+
+class ScanEntry(Model):
+    format: str
+    key: str
+    clean: Literal[True]
+    mac: str
+
+
+def scan_key(names: Iterable[str], files: Iterable[tuple[str, bytes]]) -> str:
+    """The scan entry's key for these revealed ``names`` over these files (path, bytes), in order."""
+    digest = hashlib.sha256(f"{FORMAT}\nscan\n{generator_digest()}\n".encode())
+    digest.update(compact_json(sorted(set(names))).encode("utf-8"))
+    for rel, data in files:
+        digest.update(f"\n{rel}\n{hashlib.sha256(data).hexdigest()}".encode())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -227,6 +250,26 @@ class RunCache:
         except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("pages", key)
             return None
+
+    def scanned_clean(self, key: str) -> bool:
+        """True when a scan entry under ``key`` (``scan_key``) is intact and signed with this key."""
+        raw = self._raw("scans", key)
+        if raw is None:
+            return False
+        try:
+            entry = ScanEntry.model_validate_json(raw)
+            if (entry.format, entry.key) != (FORMAT, key) or not hmac.compare_digest(
+                entry.mac, self._mac(entry.model_dump(mode="json"))
+            ):
+                raise ValueError("entry does not match its key or its MAC")
+            return True
+        except (ValueError, ValidationError):
+            self.discard("scans", key)
+            return False
+
+    def store_scan(self, key: str) -> None:
+        """Keep that the files of ``key`` showed none of its names."""
+        self._keep("scans", key, {"format": FORMAT, "key": key, "clean": True}, [])
 
     def discard(self, kind: str, key: str) -> None:
         entry = self._entry(kind, key)

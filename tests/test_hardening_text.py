@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]
@@ -309,6 +310,37 @@ def test_distinctive_words_are_long_and_uncommon() -> None:
     assert blind_scan.distinctive_words("Northwind Builder") == {"northwind"}
     assert blind_scan.distinctive_words("The Best Code Studio") == set()
     assert blind_scan.distinctive_words("Acme AI Lab") == {"acme"}
+
+
+@pytest.mark.slow
+def test_a_blind_version_scanned_clean_is_scanned_again_only_when_a_byte_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run cache keeps that a blind version showed none of the revealed names, keyed by every
+    file's bytes: the next build over the same published version skips the scan, and one byte
+    written into it (a revealed name) is scanned and refused."""
+    scanned: list[int] = []
+    scan = blind_scan.find_revealed
+
+    def counted(files: Any, names: Any) -> Any:
+        scanned.append(len(files))
+        return scan(files, names)
+
+    monkeypatch.setattr(blind_scan, "find_revealed", counted)
+    runs, out = tmp_path / "runs", tmp_path / "site"
+    shutil.copytree(CORPUS, runs)
+    for version in (blind.REVEALED, "next"):  # the version staged, then as published (its site files)
+        built = run_cli("build", "--runs", runs, "--out", out, "--site-version", version)
+        assert built.exit_code == 0, built.output
+    assert len(scanned) == 2
+    again = run_cli("build", "--runs", runs, "--out", out, "--site-version", "later")
+    assert again.exit_code == 0 and len(scanned) == 2, again.output  # the same bytes: not scanned again
+    name = next(iter(blind.provider_names().values()))
+    page = out / blind.BLIND / "index.html"
+    page.write_bytes(page.read_bytes().replace(b"</main>", f"<p>{name}</p></main>".encode(), 1))
+    refused = run_cli("build", "--runs", runs, "--out", out, "--site-version", "last")
+    assert refused.exit_code == 4 and len(scanned) == 3, refused.output
+    assert f"{blind.BLIND}/index.html" in refused.output
 
 
 @pytest.mark.slow
