@@ -128,7 +128,7 @@ def _frozen_version(
     from generator.score import score_inputs
 
     if existing.exists():
-        _scan_blind(folder_files(existing, f"{version}/"), report, config.options.cache)
+        _scan_blind(folder_files(existing, f"{version}/"), report, config.options.cache, version)
 
         def frozen(bench: str) -> bytes | None:
             path = existing / "data" / "scores" / f"{bench}.json"
@@ -146,7 +146,7 @@ def _frozen_version(
             blind.details.close()
         staged = (version, stage)
         scanned = [(rel, (stage.folder / rel).read_bytes) for rel in sorted(stage.paths)]
-        _scan_blind(scanned, report, config.options.cache)
+        _scan_blind(scanned, report, config.options.cache, version)
 
         def frozen(bench: str) -> bytes | None:
             return stage.read(f"data/scores/{bench}.json")
@@ -166,26 +166,37 @@ def _revealed_names(report: SiteReport) -> set[str]:
     return {name for b in report.benchmarks for name in b.section.revealed_names()}
 
 
-def _scan_blind(files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, cache: RunCache) -> None:
+def _scan_blind(
+    files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, cache: RunCache, version: str
+) -> None:
     """Every revealed name must be absent from every byte, every rendered text and every file name
-    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it. A
-    version the run cache saw scanned clean of the same names, byte for byte, is not scanned again
-    (``cache.scan_key``: its files are read and hashed each time)."""
+    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it.
+
+    The run cache keeps that a version's files showed none of these names (``cache.scan_key``: the
+    names, the generator and every file's path in the version and sha256, read and hashed each
+    time): the same files are not scanned again. The key leaves out the build record, which a
+    version gets when it is published, after this scan of its staged files; it is scanned always.
+    """
     from generator.blind_scan import find_revealed
     from generator.cache import scan_key
 
     names = _revealed_names(report)
-    key = scan_key(names, ((rel, load()) for rel, load in files))  # one file in memory at a time
-    if cache.scanned_clean(key):
-        return
-    found = find_revealed(files, names)
+    local = [(rel.removeprefix(f"{version}/"), rel, read) for rel, read in files]
+    record = [(rel, read) for path, rel, read in local if path == BUILD_RECORD]
+    pages = sorted(
+        ((path, read) for path, _, read in local if path != BUILD_RECORD), key=lambda page: page[0]
+    )
+    key = scan_key(names, ((path, read()) for path, read in pages))  # one file in memory at a time
+    clean = cache.scanned_clean(key)
+    found = find_revealed(record if clean else files, names)
     if found is not None:
         rel, name = found
         raise InvalidContent(
             f"{rel}: the blind version would contain a revealed provider name "
             f"({name}); blind inputs must not name providers"
         )
-    cache.store_scan(key)
+    if not clean:
+        cache.store_scan(key)
 
 
 def unchanged(
