@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from filelock import FileLock
 
 from generator.cli import main
 from generator.seal import SEAL_NAME, write_seal
@@ -122,14 +123,43 @@ def one_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return corpus_of(tmp_path_factory.mktemp("one-benchmark") / "runs", "agent-dx")
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """A folder ``make`` fills once per test run, shared by every pytest-xdist worker of that run, to
+    be read and never changed. The workers' base folders sit in one folder of this run (never of an
+    earlier one): the first worker to take the lock makes it, the others wait and read it. A worker
+    that failed half-way leaves no completion mark, so the next one makes it again (and fails alike).
+    Without pytest-xdist, the folder is this process's own."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    run = tmp_path_factory.getbasetemp().parent
+    folder, done = run / f"made-once-{name}", run / f"made-once-{name}.done"
+    with FileLock(run / f"made-once-{name}.lock"):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
+def build_example(folder: Path, *options: str) -> Path:
+    """``runs/`` built into ``folder/site`` (every version its reveal asks for): the site folder."""
+    out = folder / "site"
+    result = run_cli("build", "--runs", CORPUS, "--out", out, "--quiet", *options)
+    assert result.exit_code == 0, f"{result.output}{result.exception!r}"
+    return out
+
+
 @pytest.fixture(scope="session")
 def example_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``runs/`` built once per test process as version ``v1`` (its blind version first, as a fresh
+    """``runs/`` built once per test run as version ``v1`` (its blind version first, as a fresh
     clone's build publishes it), to be read and never changed: copy it to change it."""
-    out = tmp_path_factory.mktemp("example") / "site"
-    result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
-    assert result.exit_code == 0, result.output
-    return out
+    folder = made_once(
+        tmp_path_factory, "example-v1", lambda into: build_example(into, "--site-version", "v1")
+    )
+    return folder / "site"
 
 
 def run_cli(*args: str | Path) -> Result:
