@@ -25,6 +25,10 @@ every time) skips scanning them again; one changed byte, name or generator misse
 An entry that does not parse, validate, name its own key, carry its own MAC or match its files is
 deleted and its work done again; it is never trusted.
 
+A build that reuses a run does not copy its rows and pages to its spool: the worker that loaded the
+entry returns where they are kept (:class:`Kept`), and the version's writer reads them from there,
+checked again against the sha256 the entry named (a file changed in between stops the build, exit 2).
+
 **Trust.** Each entry carries an HMAC-SHA256 over its fields (which name its files' sha256) under a
 per-user secret key kept outside the cache (``$BENCHSITE_CACHE_KEY``, else
 ``cache-key`` in the user's configuration folder: ``userkey.default_key_file``; 32 random bytes
@@ -51,13 +55,14 @@ import os
 import stat
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
 from generator.canon import compact_json
+from generator.errors import OutputError
 from generator.figures import Model
 from generator.identity import generator_digest
 from generator.portable import CLOEXEC, NOFOLLOW
@@ -118,10 +123,42 @@ def scan_key(names: Iterable[str], files: Iterable[tuple[str, bytes]]) -> str:
 
 
 @dataclass(frozen=True)
+class Kept:
+    """A file of the cache whose bytes were checked against its entry's sha256 when the entry was
+    loaded: a build that reuses an entry reads its rows and pages from here when it writes them out,
+    rather than copying them to its spool (checked again then: ``read``)."""
+
+    file: Path
+    sha256: str
+    size: int
+
+    def read(self) -> bytes:
+        """The bytes, still as the entry names them; else :class:`errors.OutputError` naming the file."""
+        try:
+            data = read_owned(self.file)
+        except (OSError, Untrusted) as exc:
+            raise OutputError(f"{self.file}: {_reason(exc)}; {CHANGED_DURING_BUILD}") from None
+        if len(data) != self.size or hashlib.sha256(data).hexdigest() != self.sha256:
+            raise OutputError(
+                f"{self.file}: no longer holds the bytes it was loaded with; {CHANGED_DURING_BUILD}"
+            )
+        return data
+
+
+CHANGED_DURING_BUILD = "the run cache changed during the build (build again, or with --no-cache)"
+
+
+def _reason(exc: OSError | Untrusted) -> str:
+    return exc.strerror or str(exc) if isinstance(exc, OSError) else str(exc)
+
+
+@dataclass(frozen=True)
 class RunHit:
     summary: BaseModel
     part: BaseModel
     detail: bytes
+    kept: Kept | None = field(default=None, compare=False)
+    """Where the rows are kept in the cache (None when they were not read: ``rows=False``)."""
 
 
 @dataclass(frozen=True)
@@ -130,6 +167,20 @@ class Pages:
 
     pages: list[tuple[str, bytes]]
     located: dict[str, str]
+    kept: tuple[Kept, ...] = field(default=(), compare=False)
+    """Where each page is kept in the cache, in order (empty for pages just rendered): where they
+    are, not what they are, so not compared."""
+
+
+def read_owned(path: Path) -> bytes:
+    """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
+    fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno())
+        if not stat.S_ISREG(mode.st_mode):
+            raise Untrusted(f"{path}: not a regular file")
+        _check_owned(path, mode)
+        return handle.read()
 
 
 def bench_key(bench: str, bench_digest: str, reveal_digest: str | None) -> str:
@@ -165,14 +216,7 @@ class RunCache:
         return hmac.new(self._key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
     def _read(self, path: Path) -> bytes:
-        """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
-        fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
-        with os.fdopen(fd, "rb") as handle:
-            mode = os.fstat(handle.fileno())
-            if not stat.S_ISREG(mode.st_mode):
-                raise Untrusted(f"{path}: not a regular file")
-            _check_owned(path, mode)
-            return handle.read()
+        return read_owned(path)
 
     def key(self, bench: str, rel: str, run_digest: str) -> str:
         text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
@@ -216,7 +260,8 @@ class RunCache:
             return None
         try:
             entry = RunEntry.model_validate_json(raw)
-            detail = self._read(self._file("runs", key, "detail.json")) if rows else b""
+            rows_file = self._file("runs", key, "detail.json")
+            detail = self._read(rows_file) if rows else b""
             if (
                 (entry.format, entry.key, entry.family) != (FORMAT, key, family)
                 or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
@@ -224,7 +269,8 @@ class RunCache:
             ):
                 raise ValueError("entry does not match its key, its digest or its rows")
             summary, part = summary_model.model_validate(entry.summary), part_model.model_validate(entry.part)
-            return RunHit(summary, part, detail)
+            kept = Kept(rows_file, entry.detail.sha256, entry.detail.size) if rows else None
+            return RunHit(summary, part, detail, kept)
         except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("runs", key)
             return None
@@ -236,17 +282,18 @@ class RunCache:
             return None
         try:
             entry = PagesEntry.model_validate_json(raw)
-            numbered = enumerate(entry.pages, start=1)
-            pages = [
-                (ref.path, self._read(self._file("pages", key, f"page-{n}.html"))) for n, ref in numbered
-            ]
+            files = [self._file("pages", key, f"page-{n}.html") for n in range(1, len(entry.pages) + 1)]
+            pages = [(ref.path, self._read(file)) for ref, file in zip(entry.pages, files, strict=True)]
             if (
                 (entry.format, entry.key) != (FORMAT, key)
                 or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
                 or not all(_matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True))
             ):
                 raise ValueError("entry does not match its key, its digest or its pages")
-            return Pages(pages, entry.located)
+            kept = tuple(
+                Kept(file, ref.sha256, ref.size) for file, ref in zip(files, entry.pages, strict=True)
+            )
+            return Pages(pages, entry.located, kept)
         except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("pages", key)
             return None

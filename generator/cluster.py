@@ -120,9 +120,10 @@ def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
     if answer.digest is None or answer.problems:
         return Outcome(rel, run_id, answer.digest, None, None, answer.problems)
     if hit is not None and answer.digest == sent.digest:
-        if shared.outputs:
-            shared.details.put_bytes(bench, run_id, hit.detail)
-        return Outcome(rel, run_id, answer.digest, hit.summary, hit.part, (), reused=True, key=sent.key)
+        summary, part = hit.summary, hit.part  # its rows are read from the cache when written
+        return Outcome(
+            rel, run_id, answer.digest, summary, part, (), reused=True, key=sent.key, kept=hit.kept
+        )
     if hit is not None:  # the seal changed between the lookup and the worker's read
         message = "changed while the build read it: its seal differs from the one looked up"
         problem = Problem(f"{shared.bench.label}/{rel}", "", message, refused=True)

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from generator.inputs import FolderReads, discover
-from generator.seal import native, nested_seals
+from generator.seal import native
 
 
 def templates_dir() -> Path:
@@ -42,14 +42,14 @@ def seals_digest(root: Path, reads: FolderReads | None = None, files: bool = Tru
     its seal (``files=False``: the seals only, no other file opened); None when anything is wrong
     (the full build then says what). Seals and folders are read through ``reads`` when given."""
     reads = reads or FolderReads()
-    layouts = discover(root)
+    layouts = discover(root, reads)
     if layouts.problems or layouts.value is None:
         return None
     lines = []
     pending = [(layout.path, layout.id) for layout in layouts.value]
     while pending:
         path, label = pending.pop()
-        nested = nested_seals(path)
+        nested = reads.nested(path)
         seal = reads.seal(path).value
         if seal is None or (files and reads.verify(path, tuple(nested)).value is None):
             return None

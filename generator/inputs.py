@@ -66,9 +66,11 @@ def id_problem(kind: str, value: str, file: Path) -> Problem | None:
     return Problem(str(file), "", message + ", starting with a letter or digit, at most 128")
 
 
-def discover(root: Path) -> Result[tuple[BenchmarkLayout, ...]]:
+def discover(root: Path, reads: FolderReads | None = None) -> Result[tuple[BenchmarkLayout, ...]]:
     """Every benchmark folder under the inputs root, in sorted order, and a problem for each entry
-    that is not one (the layouts found are usable whatever the problems)."""
+    that is not one (the layouts found are usable whatever the problems). A benchmark's sealed
+    subfolders are listed through ``reads`` when given (once per build)."""
+    reads = reads or FolderReads()
     problems = Problems()
     layouts: list[BenchmarkLayout] = []
     seen: dict[str, str] = {}
@@ -94,7 +96,7 @@ def discover(root: Path) -> Result[tuple[BenchmarkLayout, ...]]:
             problems.append(Problem(str(entry), "", message))
             continue
         seen[folded] = entry.name
-        layouts.append(BenchmarkLayout(entry.name, entry, tuple(nested_seals(entry))))
+        layouts.append(BenchmarkLayout(entry.name, entry, reads.nested(entry)))
     if not layouts and not problems:
         problems.append(Problem(str(root), "", "holds no benchmark folder", refused=True))
     return problems.result(tuple(layouts))
@@ -126,12 +128,21 @@ class FolderReads:
     """One build's reads of its sealed folders, by path: each seal is read once, and the verified files
     of every folder below a *kept* benchmark (one with a reveal, whose blind version is scored again
     from the same inputs) are held, so every stage of a build sees the same bytes and opens each
-    input once. Any other folder is verified against the seal read first, never a second seal."""
+    input once. Any other folder is verified against the seal read first, never a second seal, and
+    the sealed folders below a folder are listed once."""
 
     def __init__(self) -> None:
         self.seals: dict[Path, Result[SealedFolder]] = {}
         self.folders: dict[Path, VerifiedFolder] = {}
         self.kept: set[Path] = set()
+        self.listed: dict[Path, tuple[str, ...]] = {}
+
+    def nested(self, path: Path) -> tuple[str, ...]:
+        """The nearest sealed folders below ``path`` (``seal.nested_seals``), listed on first use:
+        a no-op check, the build after it and its workers (forked later) list each folder once."""
+        if path not in self.listed:
+            self.listed[path] = tuple(nested_seals(path))
+        return self.listed[path]
 
     def seal(self, path: Path) -> Result[SealedFolder]:
         """The folder's seal, read on first use."""

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from generator import __version__
-from generator.cache import RunCache, bench_key
+from generator.cache import Kept, RunCache, bench_key
 from generator.canon import compact_json
 from generator.cluster import on_cluster
 from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
@@ -37,19 +37,31 @@ from generator.report import BenchmarkReport, SealedInput, SiteReport
 from generator.seal import key_of
 from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
-from generator.workers import Outcome, Shared, in_workers, render_one, score_one, verified_run
+from generator.workers import (
+    Outcome,
+    RunPagesOutcome,
+    Shared,
+    in_workers,
+    render_one,
+    score_one,
+    verified_run,
+)
 
 DECLARATION = "benchmark.json"
 
 
 class Details:
-    """Each run's scored rows as canonical JSON, spooled to a private temporary folder."""
+    """Each run's scored rows as canonical JSON and its rendered pages: spooled to a private temporary
+    folder when made by this build, or read from the run cache when reused (``keep_rows`` and
+    ``keep_pages``: a reused run costs the spool nothing, neither a copy nor its removal)."""
 
     PREFIX = SPOOL_PREFIX
 
     def __init__(self) -> None:
         self.sweep_stale()
         self.folder, self._held = self._claim()
+        self._rows: dict[tuple[str, str], Kept] = {}
+        self._pages: dict[tuple[str, str], RunPagesOutcome] = {}
 
     @classmethod
     def _claim(cls) -> tuple[Path, int]:
@@ -88,8 +100,17 @@ class Details:
     def put_bytes(self, bench: str, run: str, data: bytes) -> None:
         self._write(self.folder / bench / "rows" / f"{run}.json", data)
 
+    def keep_rows(self, bench: str, run: str, kept: Kept) -> None:
+        """A reused run's rows are the run cache's file ``kept`` (in this process: before a fork)."""
+        self._rows[bench, run] = kept
+
+    def keep_pages(self, bench: str, pages: RunPagesOutcome) -> None:
+        """A run's pages are the run cache's files ``pages.kept`` (in this process)."""
+        self._pages[bench, pages.run_id] = pages
+
     def get(self, bench: str, run: str) -> bytes:
-        return (self.folder / bench / "rows" / f"{run}.json").read_bytes()
+        kept = self._rows.get((bench, run))
+        return kept.read() if kept else (self.folder / bench / "rows" / f"{run}.json").read_bytes()
 
     def put_pages(
         self, bench: str, run: str, pages: list[tuple[str, bytes]], located: dict[str, str]
@@ -102,6 +123,9 @@ class Details:
             self._write(folder / f"page-{number}.html", data)
 
     def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]:
+        kept = self._pages.get((bench, run))
+        if kept is not None:
+            return [(path, file.read()) for path, file in kept.kept], kept.located
         folder = self.folder / bench / "pages" / run
         index = json.loads((folder / "index.json").read_bytes())
         paths = enumerate(index["paths"], start=1)
@@ -395,8 +419,18 @@ def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Ite
     jobs = list(prepared.jobs)
     in_process = prepared.has_reveal and options.jobs > 1
     if options.scheduler and not in_process:
-        return on_cluster(shared, jobs, options.scheduler)
-    return in_workers(shared, score_one, jobs, 1 if prepared.has_reveal else options.jobs)
+        return _keeping_rows(on_cluster(shared, jobs, options.scheduler), shared)
+    return _keeping_rows(
+        in_workers(shared, score_one, jobs, 1 if prepared.has_reveal else options.jobs), shared
+    )
+
+
+def _keeping_rows(outcomes: Iterator[Outcome], shared: Shared) -> Iterator[Outcome]:
+    """The outcomes as they come, each reused run's rows noted where the run cache keeps them."""
+    for outcome in outcomes:
+        if outcome.kept is not None:
+            shared.details.keep_rows(shared.bench.id, outcome.run_id, outcome.kept)
+        yield outcome
 
 
 def fold_runs(
@@ -445,7 +479,12 @@ def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, option
         site=options.site,
     )
     pages = dataclasses.replace(shared, view=view, detail_model=finished.section.detail_model())
-    return sum(in_workers(pages, render_one, list(folded.keys), options.jobs))
+    rendered = 0
+    for outcome in in_workers(pages, render_one, list(folded.keys), options.jobs):
+        if outcome.kept:
+            shared.details.keep_pages(bench.id, outcome)
+        rendered += outcome.rendered
+    return rendered
 
 
 def benchmark_report(
@@ -536,7 +575,7 @@ def score_inputs(
     """
     options = options or ScoreOptions()
     problems = Problems()
-    layouts = problems.take(discover(root)) or ()
+    layouts = problems.take(discover(root, options.reads)) or ()
     details = Details()
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:

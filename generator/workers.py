@@ -23,19 +23,18 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from generator.cache import RunCache
+from generator.cache import Kept, RunCache
 from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.portable import can_fork, usable_cores, worker_start
-from generator.seal import nested_seals
 
 if TYPE_CHECKING:
     from generator.score import Details
@@ -54,9 +53,10 @@ def default_jobs() -> int:
 def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[VerifiedFolder]:
     """A run folder read and checked against its seal (through the build's ``reads``); it may not hold
     further sealed folders."""
-    if nested_seals(run_path):
+    reads = reads or FolderReads()
+    if reads.nested(run_path):
         return Result(None, (Problem(str(run_path), "", "a run folder may not hold further sealed folders"),))
-    return (reads or FolderReads()).verify(run_path)
+    return reads.verify(run_path)
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,21 @@ class Outcome:
     reused: bool = False
     key: str = ""
     """The run's cache key (its pages are kept under it and the view's digest)."""
+    kept: Kept | None = None
+    """Where the run cache keeps the rows of a reused run: read from there when the version is
+    written (``Details.keep_rows``), never copied to the spool."""
+
+
+@dataclass(frozen=True)
+class RunPagesOutcome:
+    """One run's pages: rendered now (and spooled), or taken from the run cache (``kept``)."""
+
+    run_id: str
+    rendered: bool
+    kept: tuple[tuple[str, Kept], ...] = ()
+    """(site path, cache file) of each page taken from the cache; empty when rendered and spooled."""
+    located: dict[str, str] = field(default_factory=dict)
+    """For kept pages of a paged run: the page of every row id."""
 
 
 Job = tuple[str, str]
@@ -114,9 +129,9 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
     bench = shared.bench.id
     if hit is not None:
-        if shared.outputs:
-            shared.details.put_bytes(bench, run_id, hit.detail)
-        return Outcome(rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key)
+        return Outcome(
+            rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key, kept=hit.kept
+        )
     scoring = family.score_run(shared.bench, shared.state, run_id, run)
     scored = scoring.value
     if scored is None or scoring.problems:
@@ -127,10 +142,10 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     return Outcome(rel, run_id, run.digest, scored.summary, scored.part, (), key=key)
 
 
-def render_one(shared: Shared, job: Job) -> bool:
-    """One run's pages with the benchmark's view: from the cache, else rendered from its spooled
-    rows and kept. True when they were rendered. (The renderer is imported here, in the one step
-    that renders: scoring imports no Jinja or Markdown.)"""
+def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
+    """One run's pages with the benchmark's view: from the cache (left there, where the version's
+    writer reads them), else rendered from its rows, spooled and kept. (The renderer is imported
+    here, in the one step that renders: scoring imports no Jinja or Markdown.)"""
     from generator.render import render_run
 
     assert shared.view and shared.detail_model, "render_one renders once the benchmark is finished"
@@ -139,13 +154,14 @@ def render_one(shared: Shared, job: Job) -> bool:
     bench = shared.bench.id
     key = shared.cache.pages_key(run_key, view.digest())
     pages = shared.cache.load_pages(key)
-    rendered = pages is None
-    if pages is None:
-        run = shared.detail_model.model_validate_json(shared.details.get(bench, run_id))
-        pages = render_run(shared.family.name, view, run_id, run)
-        shared.cache.store_pages(key, pages)
+    if pages is not None:
+        kept = tuple((path, file) for (path, _), file in zip(pages.pages, pages.kept, strict=True))
+        return RunPagesOutcome(run_id, False, kept, pages.located)
+    run = shared.detail_model.model_validate_json(shared.details.get(bench, run_id))
+    pages = render_run(shared.family.name, view, run_id, run)
+    shared.cache.store_pages(key, pages)
     shared.details.put_pages(bench, run_id, pages.pages, pages.located)
-    return rendered
+    return RunPagesOutcome(run_id, True)
 
 
 class _InWorker:

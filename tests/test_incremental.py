@@ -11,12 +11,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from generator.cache import FORMAT, Pages, RunCache
+from generator.cache import FORMAT, Pages, RunCache, RunHit
 from generator.families.points.family import PointsPart
 from generator.families.points.report import PointsRunSummary
+from generator.score import Details
 from generator.workers import PARALLEL_MIN_RUNS
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot
@@ -220,6 +222,66 @@ def test_damaged_pages_are_discarded_and_rendered_again(
 
 
 @pytest.mark.slow
+def test_a_reused_run_costs_the_spool_nothing(
+    cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows and pages taken from the run cache are read from there when the version is written: the
+    spool holds none of them (copying them there and removing them again was a cost per run)."""
+    cache = damaged_copy(cached, tmp_path, monkeypatch)
+    spooled: list[str] = []
+    close = Details.close
+
+    def noting_close(details: Details) -> None:
+        spooled.extend(p.name for p in details.folder.rglob("*") if p.is_file())
+        close(details)
+
+    monkeypatch.setattr(Details, "close", noting_close)
+    output = build(cached.runs, tmp_path / "second", "--cache", cache)
+    assert f"(scored 0, reused from the run cache {SMALL_TOTAL}; pages rendered for 0)" in output, output
+    assert spooled == []
+    assert snapshot(tmp_path / "second") == cached.site
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["rows", "page"])
+def test_a_cache_file_changed_during_the_build_is_refused_by_name(
+    cached: Cached, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A reused run's cache file that no longer holds the bytes it was loaded with when the version is
+    written (another process changed it): the build stops with exit 2 naming it, and publishes nothing."""
+    cache = damaged_copy(cached, tmp_path, monkeypatch)
+    changed: list[Path] = []
+    load, load_pages = RunCache.load, RunCache.load_pages
+
+    def change(file: Path) -> None:
+        if not changed:
+            file.write_bytes(file.read_bytes() + b" ")
+            changed.append(file)
+
+    def load_then_change(self: RunCache, *args: Any, **kwargs: Any) -> RunHit | None:
+        hit = load(self, *args, **kwargs)
+        if hit is not None and hit.kept is not None and kind == "rows":
+            change(hit.kept.file)
+        return hit
+
+    def load_pages_then_change(self: RunCache, key: str) -> Pages | None:
+        pages = load_pages(self, key)
+        if pages is not None and kind == "page":
+            change(pages.kept[0].file)
+        return pages
+
+    monkeypatch.setattr(RunCache, "load", load_then_change)
+    monkeypatch.setattr(RunCache, "load_pages", load_pages_then_change)
+    out = tmp_path / "second"
+    result = run_cli("build", "--runs", cached.runs, "--out", out, "--cache", cache, "--jobs", "1")
+    assert result.exit_code == 2, result.output
+    assert f"{changed[0]}: no longer holds the bytes it was loaded with" in result.output, result.output
+    assert "the run cache changed during the build" in result.output
+    assert "Traceback" not in result.output
+    assert not out.exists() or not [p for p in out.iterdir() if p.is_dir()]
+
+
+@pytest.mark.slow
 def test_an_unwritable_cache_costs_the_cache_not_the_build(scaled: Path, tmp_path: Path) -> None:
     if os.geteuid() == 0:
         blocker = tmp_path / "cache"
@@ -252,7 +314,9 @@ def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) ->
     pages = Pages([("b/x/runs/r.html", b"<p>page</p>")], {})
     pages_key = cache.pages_key(key, "view digest")
     cache.store_pages(pages_key, pages)
-    assert cache.load_pages(pages_key) == pages
+    loaded = cache.load_pages(pages_key)
+    assert loaded == pages and [kept.read() for kept in loaded.kept] == [b"<p>page</p>"]
+    assert hit.kept is not None and hit.kept.read() == b"{}"
     (tmp_path / "pages-v1" / pages_key[:2] / f"{pages_key}.page-1.html").write_bytes(b"<p>PAGE</p>")
     assert cache.load_pages(pages_key) is None  # a changed page: discarded
     assert list((tmp_path / "pages-v1" / pages_key[:2]).iterdir()) == []
