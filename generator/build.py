@@ -335,9 +335,10 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         if same is not None:
             return same
     from generator.history import site_history
-    from generator.render import render_site
+    from generator.render import keep_compiled_templates, render_site
     from generator.score import score_inputs
 
+    keep_compiled_templates(config.options.cache)
     clock = [time.monotonic()]
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     clock.append(time.monotonic())
@@ -379,8 +380,10 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     check_version(config.site_version)
     check_output(config.out, config.runs)
     from generator.mkdocs_export import render_mkdocs
+    from generator.render import keep_compiled_templates
     from generator.score import score_inputs
 
+    keep_compiled_templates(config.options.cache)
     config = _reading_once(config)
     started = time.monotonic()
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)

@@ -9,13 +9,15 @@ benchmark-wide facts a run template shows), so a run page is rendered again exac
 its benchmark's view or the generator changed. No modification time enters a key: a run is looked
 up only after every one of its files was hashed against its seal.
 
-Entries are data, never code (JSON, no pickle)::
+Entries are data (JSON, no pickle), but for compiled templates (below)::
 
     <cache>/runs-v1/<key[:2]>/<key>.json             summary and aggregate share: validated on read
     <cache>/runs-v1/<key[:2]>/<key>.detail.json      the scored rows, checked by size and sha256
     <cache>/pages-v1/<key[:2]>/<key>.json            page paths and digests, rows of a paged run
     <cache>/pages-v1/<key[:2]>/<key>.page-<n>.html   each page, checked by size and sha256
     <cache>/scans-v1/<key[:2]>/<key>.json            a blind version scanned clean of some names
+    <cache>/templates-v1/<key[:2]>/<key>.json        a compiled template: its blob's sha256, signed
+    <cache>/templates-v1/<key[:2]>/<key>.blob        Jinja2's bytecode of that template
 
 A **scan entry** records that the blind scan (``blind_scan``) found none of a set of revealed names
 in a published blind version: keyed by sha256 over the names, the generator's digest and every
@@ -24,6 +26,11 @@ every time) skips scanning them again; one changed byte, name or generator misse
 
 An entry that does not parse, validate, name its own key, carry its own MAC or match its files is
 deleted and its work done again; it is never trusted.
+
+A **template entry** keeps Jinja2's compiled form of one template (``render.SignedBytecode``), so a
+new process does not compile the templates again. It is the one entry that holds code (marshalled
+Python bytecode), so it is loaded only when its MAC under the user's key holds: only the user's own
+builds can have written it, as for every entry; one the key does not sign is deleted, never loaded.
 
 A build that reuses a run does not copy its rows and pages to its spool: the worker that loaded the
 entry returns where they are kept (:class:`Kept`), and the version's writer reads them from there,
@@ -110,6 +117,13 @@ class ScanEntry(Model):
     format: str
     key: str
     clean: Literal[True]
+    mac: str
+
+
+class BlobEntry(Model):
+    format: str
+    key: str
+    blob: FileRef
     mac: str
 
 
@@ -317,6 +331,30 @@ class RunCache:
     def store_scan(self, key: str) -> None:
         """Keep that the files of ``key`` showed none of its names."""
         self._keep("scans", key, {"format": FORMAT, "key": key, "clean": True}, [])
+
+    def load_blob(self, kind: str, key: str) -> bytes | None:
+        """The bytes a blob entry under ``key`` keeps, checked against its signed sha256; None (and the
+        entry deleted) if anything is off."""
+        raw = self._raw(kind, key)
+        if raw is None:
+            return None
+        try:
+            entry = BlobEntry.model_validate_json(raw)
+            data = self._read(self._file(kind, key, "blob"))
+            if (
+                (entry.format, entry.key) != (FORMAT, key)
+                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
+                or not _matches(data, entry.blob)
+            ):
+                raise ValueError("entry does not match its key, its MAC or its blob")
+            return data
+        except (OSError, ValueError, ValidationError, Untrusted):
+            self.discard(kind, key)
+            return None
+
+    def store_blob(self, kind: str, key: str, data: bytes) -> None:
+        """Keep ``data`` under ``key``, signed like every entry."""
+        self._keep(kind, key, {"format": FORMAT, "key": key, "blob": _ref("blob", data)}, [("blob", data)])
 
     def discard(self, kind: str, key: str) -> None:
         entry = self._entry(kind, key)

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jinja2 import DictLoader, Environment
 
 from generator.cache import FORMAT, Pages, RunCache, RunHit
 from generator.families.points.family import PointsPart
 from generator.families.points.report import PointsRunSummary
+from generator.render import SignedBytecode
 from generator.score import Details
 from generator.workers import PARALLEL_MIN_RUNS
 from scripts import benchmark, make_corpus
@@ -323,6 +325,38 @@ def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) ->
     assert cache.load(key, "trials", PointsRunSummary, PointsPart) is None  # discarded, not trusted
     assert cache.load(key, "points", PointsRunSummary, PointsPart) is None
     assert RunCache(None).load(key, "points", PointsRunSummary, PointsPart) is None
+
+
+def test_compiled_templates_are_loaded_only_when_signed_with_the_users_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new process loads the templates a build compiled (``render.SignedBytecode``); bytecode is
+    code, so a blob changed, or an entry signed with another key, is deleted and compiled again."""
+    compiled: list[str] = []
+    compile_ = Environment.compile
+
+    def counting(env: Environment, source: str, name: str | None = None, *args: Any) -> Any:
+        compiled.append(str(name))
+        return compile_(env, source, name, *args)
+
+    monkeypatch.setattr(Environment, "compile", counting)
+
+    def load(cache: RunCache, dialect: str = "html") -> str:
+        env = Environment(
+            loader=DictLoader({"t": "{{ 1 + x }}"}), bytecode_cache=SignedBytecode(cache, dialect)
+        )
+        return env.get_template("t").render(x=1)
+
+    cache = RunCache(tmp_path, b"k" * 32)
+    assert load(cache) == "2" and compiled == ["t"]
+    (blob,) = (tmp_path / "templates-v1").rglob("*.blob")
+    assert load(cache) == "2" and compiled == ["t"]  # loaded, not compiled
+    assert load(cache, "markdown") == "2" and compiled == ["t", "t"]  # another dialect, another entry
+    data = blob.read_bytes()
+    blob.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert load(cache) == "2" and compiled == ["t", "t", "t"]  # a changed blob: compiled again
+    assert load(RunCache(tmp_path, b"o" * 32)) == "2" and len(compiled) == 4  # another key's entry
+    assert load(cache) == "2" and len(compiled) == 5  # ... was replaced under that key
 
 
 @pytest.mark.slow
