@@ -39,7 +39,7 @@ from playwright.sync_api import (
 from tests.conftest import CORPUS, ROOT, build_example, edit_json, json_bytes, made_once, reseal, run_cli
 
 pytestmark = pytest.mark.slow  # Chromium crawls of built sites
-XDIST_SPLIT = {"file_crawl": "file", "http_crawl": "http", "hostile_crawl": "hostile", "layouts": "layouts"}
+XDIST_SPLIT = {"file_crawl": "file", "http_crawl": "http", "hostile_crawl": "hostile"}
 """Each crawl on whichever worker is free (each worker builds the site and starts Chromium once):
 the module is the suite's longest, and on one worker it set the whole suite's finish time."""
 
@@ -183,6 +183,8 @@ class Visit:
     links: list[tuple[str, str]]
     """(attribute value as written, absolute URL as the browser resolved it) of every a/img."""
     ids: frozenset[str]
+    layout: dict[str, Any] | None = None
+    """The page's layout (``FIT_JS``) in the tab's viewport, when the crawl asked for it."""
 
 
 @dataclass
@@ -223,11 +225,12 @@ class Tab:
         foreign = [f"request outside {within}: {r}" for r in self.requests if not r.startswith(within)]
         return self.problems + foreign
 
-    def visit(self, url: str, within: str) -> Visit:
+    def visit(self, url: str, within: str, layout: bool = False) -> Visit:
         problems = self.open(url, within)
         facts: dict[str, Any] = self.page.evaluate(PAGE_FACTS_JS)
         links = [(str(raw), str(absolute)) for raw, absolute in facts["links"]]
-        return Visit(problems, links, frozenset(facts["ids"]))
+        laid_out = self.page.evaluate(FIT_JS) if layout else None
+        return Visit(problems, links, frozenset(facts["ids"]), laid_out)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -293,8 +296,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def file_crawl(site: Path, tab: Tab) -> dict[Path, Visit]:
+    """Every page as a reader's browser opens it from disk, in the laptop viewport, its layout measured
+    in the same load (``layouts`` reads it: one load of every page fewer)."""
     within = site.as_uri() + "/"
-    return {page: tab.visit(page.as_uri(), within) for page in _html_pages(site)}
+    return {page: tab.visit(page.as_uri(), within, layout=True) for page in _html_pages(site)}
 
 
 @pytest.fixture(scope="module")
@@ -642,10 +647,16 @@ def test_hostile_text_does_not_widen_the_page(hostile_crawl: dict[str, dict[str,
 
 
 @pytest.fixture(scope="module")
-def layouts(site: Path, browser: Browser) -> dict[int, dict[str, dict[str, Any]]]:
-    """Per width, per page: its layout (``FIT_JS``)."""
-    found: dict[int, dict[str, dict[str, Any]]] = {}
-    for width in WIDTHS:
+def layouts(
+    site: Path, browser: Browser, file_crawl: dict[Path, Visit]
+) -> dict[int, dict[str, dict[str, Any]]]:
+    """Per width, per page: its layout (``FIT_JS``). At the laptop width, the tab's, as the file crawl
+    measured it; at the others, each page loaded again in a context of that width."""
+    assert (VIEWPORT["width"], VIEWPORT["height"]) == (WIDTHS[0], 800)
+    laptop = {str(p.relative_to(site)): v.layout for p, v in file_crawl.items()}
+    found = {WIDTHS[0]: {page: lay for page, lay in laptop.items() if lay is not None}}
+    assert len(found[WIDTHS[0]]) == len(laptop), "the file crawl measured every page's layout"
+    for width in WIDTHS[1:]:
         ctx = browser.new_context(viewport={"width": width, "height": 800})
         try:
             page = ctx.new_page()
