@@ -118,7 +118,8 @@ def test_a_failed_write_leaves_the_previous_site_untouched(
         return real(self, data)
 
     monkeypatch.setattr(Path, "write_bytes", failing)
-    code, output = build(corpus, out, "--site-version", "v2")
+    # --no-cache: every run is scored and spooled (a run reused from the cache is not spooled)
+    code, output = build(corpus, out, "--site-version", "v2", "--no-cache")
     monkeypatch.undo()
     assert code == 2, output
     assert "No space left on device" in output

@@ -64,6 +64,7 @@ from generator.cli import main
 
 KILL_AFTER = int(os.environ.get("FAULTS_KILL_AFTER", "0"))
 LOG = os.environ.get("FAULTS_LOG")
+OUT = os.path.abspath(os.environ["FAULTS_OUT"]) + os.sep
 steps = 0
 
 def log(event):
@@ -76,6 +77,8 @@ def counted(real):
     def step(self, target):
         global steps
         result = real(self, target)
+        if not os.path.abspath(target).startswith(OUT):
+            return result  # the run cache's own files: not a step of the output
         steps += 1
         log(f"step {Path(target).name}")
         if steps == KILL_AFTER:
@@ -181,7 +184,12 @@ def private_tmp(out: Path) -> dict[str, str]:
 
 
 def hooked(lab: Lab, out: Path, version: str, log: Path, kill_after: int = 0) -> subprocess.Popen[str]:
-    env = {**private_tmp(out), "FAULTS_LOG": str(log), "FAULTS_KILL_AFTER": str(kill_after)}
+    env = {
+        **private_tmp(out),
+        "FAULTS_LOG": str(log),
+        "FAULTS_KILL_AFTER": str(kill_after),
+        "FAULTS_OUT": str(out),
+    }
     command = [sys.executable, "-c", HOOK, *lab.build_args(out, version)]
     return subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
