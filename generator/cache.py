@@ -59,7 +59,6 @@ import contextlib
 import hashlib
 import hmac
 import os
-import stat
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -72,8 +71,7 @@ from generator.canon import compact_json
 from generator.errors import OutputError
 from generator.figures import Model
 from generator.identity import generator_digest
-from generator.portable import CLOEXEC, NOFOLLOW
-from generator.userkey import Untrusted, _check_owned, trusted_key
+from generator.userkey import Untrusted, read_owned, trusted_key
 
 FORMAT = "benchsite-run-cache/2"
 
@@ -186,17 +184,6 @@ class Pages:
     are, not what they are, so not compared."""
 
 
-def read_owned(path: Path) -> bytes:
-    """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
-    fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno())
-        if not stat.S_ISREG(mode.st_mode):
-            raise Untrusted(f"{path}: not a regular file")
-        _check_owned(path, mode)
-        return handle.read()
-
-
 def bench_key(bench: str, bench_digest: str, reveal_digest: str | None) -> str:
     """What every run of one benchmark shares: its folder's seal and its reveal's (if read)."""
     return f"{bench}\n{bench_digest}\n{reveal_digest or '-'}"
@@ -230,6 +217,7 @@ class RunCache:
         return hmac.new(self._key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
     def _read(self, path: Path) -> bytes:
+        """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
         return read_owned(path)
 
     def key(self, bench: str, rel: str, run_digest: str) -> str:

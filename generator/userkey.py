@@ -71,14 +71,20 @@ def _check_folder(folder: Path) -> None:
             raise Untrusted(f"{above}: writable by others")
 
 
-def _read_key(path: Path) -> bytes:
+def read_owned(path: Path, private: bool = False, limit: int = -1) -> bytes:
+    """Up to ``limit`` bytes (-1: all) of a regular file that is the user's own and not writable by
+    others (``private``: nor readable), opened without following a link; else Untrusted."""
     fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC)
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno())
         if not stat.S_ISREG(mode.st_mode):
             raise Untrusted(f"{path}: not a regular file")
-        _check_owned(path, mode, private=True)
-        text = handle.read(200).decode("ascii", "replace").strip()
+        _check_owned(path, mode, private=private)
+        return handle.read(limit)
+
+
+def _read_key(path: Path) -> bytes:
+    text = read_owned(path, private=True, limit=200).decode("ascii", "replace").strip()
     try:
         key = bytes.fromhex(text)
     except ValueError:
