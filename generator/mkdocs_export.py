@@ -183,7 +183,9 @@ def mkdocs_env() -> Environment:
     """The Markdown environment's loader and options, with its own cache and filters: every output
     made inert unless one of the filters below already produced :class:`Inert` text. The HTML-only
     ``md`` filter and the ``.html`` ``url`` helper are left out, so a template using them fails."""
-    env = markdown_env().overlay(finalize=_finalize, cache_size=400, autoescape=True)
+    # bytecode_cache=None: its options (finalize, autoescape) compile other code than the Markdown
+    # environment's, whose kept templates (``render.SignedBytecode``) an overlay would share
+    env = markdown_env().overlay(finalize=_finalize, cache_size=400, autoescape=True, bytecode_cache=None)
     filters = {name: f for name, f in env.filters.items() if name != "md"}
     figures = {name: _figures(filters[name]) for name in _FIGURE_FILTERS}
     env.filters = {**filters, **figures, "md_cell": inert_code, "text": inert_paragraphs, "code": code_span}
