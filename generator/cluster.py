@@ -135,6 +135,10 @@ def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
     return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, (), key=sent.key)
 
 
+CONNECT_TIMEOUT = "10s"
+"""How long the client keeps trying to reach the scheduler before the build stops (exit 2)."""
+
+
 def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> Iterator[Outcome]:
     """Each job's outcome, in job order, scored by the workers of the cluster at ``scheduler``."""
     try:
@@ -142,7 +146,7 @@ def on_cluster(shared: Shared, jobs: list[tuple[str, str]], scheduler: str) -> I
     except ImportError:
         raise ClusterError("--executor dask needs the dask extra: pip install 'benchsite[dask]'") from None
     try:
-        client = Client(scheduler, set_as_default=False, timeout="10s")
+        client = Client(scheduler, set_as_default=False, timeout=CONNECT_TIMEOUT)
     except OSError as exc:
         raise ClusterError(f"--scheduler {scheduler}: cannot reach the dask scheduler ({exc})") from None
     with client:

@@ -7,6 +7,7 @@ print every measure, and the generated corpus must be deterministic, sealed and 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,13 @@ def test_the_corpus_generator_is_deterministic_and_its_corpus_builds(tmp_path: P
     assert result.exit_code == 0, result.output
 
 
-def test_the_benchmark_runs_every_measure_at_the_small_size(capsys: pytest.CaptureFixture[str]) -> None:
-    assert benchmark.main(["--size", "small", "--repeat", "1", "--peers"]) == 0
+def test_the_benchmark_runs_every_measure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On a corpus smaller than ``--size small`` (4 runs of 10 rows, and no reveal, which would rebuild
+    a blind version in every measure): what is checked is that each measure runs, not its figure."""
+    corpus = tmp_path / "corpus"
+    make_corpus.make(corpus, 4, 10, seed=3)
+    shutil.rmtree(corpus / "vibe-delivery")
+    assert benchmark.main(["--corpus", str(corpus), "--repeat", "1", "--peers"]) == 0
     printed = capsys.readouterr().out
     for measure in (
         "floor: sha256 of every input byte",

@@ -1,7 +1,14 @@
-"""The wheel carries the templates and schemas: install it in a fresh venv and build outside the checkout."""
+"""The wheel carries the templates and schemas: install it in a fresh venv and build outside the checkout.
+
+The fresh venv gets the wheel alone (``--no-deps``); its dependencies are those installed here, on a
+path its interpreter appends after its own site-packages (a plain path line: this venv's editable
+install of the checkout is not loaded). Installing scipy and the rest again would cost about twenty
+seconds and test pip; the README's install command resolves the same requirements.
+"""
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
 import venv
@@ -29,9 +36,28 @@ def test_wheel_installs_and_builds_outside_the_checkout(tmp_path: Path) -> None:
     assert "generator/templates/points/leaderboard.html" in names
     assert "generator/schemas/report.schema.json" in names
     env = tmp_path / "venv"
-    venv.create(env, with_pip=True)
-    pip = subprocess.run([env / "bin" / "pip", "install", "-q", str(wheel)], capture_output=True, text=True)
+    venv.create(env, with_pip=False)
+    python = env / "bin" / "python"
+    own = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    Path(own.stdout.strip(), "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", str(wheel)],
+        capture_output=True,
+        text=True,
+    )
     assert pip.returncode == 0, pip.stderr
+    where = subprocess.run(
+        [python, "-c", "import generator; print(generator.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(env), where.stdout + where.stderr
     work = tmp_path / "elsewhere"
     work.mkdir()
     result = subprocess.run(
