@@ -97,15 +97,15 @@ def _citations(report: SiteReport) -> dict[str, tuple[str, str]]:
     return {bench: citation for bench, citation in found.items() if citation is not None}
 
 
-def _frozen_version(
-    config: BuildConfig, report: SiteReport, writer: SiteWriter
-) -> tuple[str, Staging] | None:
+def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> tuple[str, Staging] | None:
     """The blind version the reveals apply to: checked if published, else rebuilt blind and staged.
 
     The blind version is the same inputs without any reveal folder, so it can always be
     reproduced; a reveal is accepted only when that version's frozen scores file has the
-    digest the reveal cites.
+    digest the reveal cites. A rebuild takes from ``scored`` (this build's) every benchmark without a
+    reveal folder, and scores only the others again.
     """
+    report = scored.report
     citations = _citations(report)
     versions = {version for version, _ in citations.values()}
     if not versions:
@@ -136,7 +136,7 @@ def _frozen_version(
 
     else:
         options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
-        blind = score_inputs(config.runs, version, with_reveals=False, options=options)
+        blind = score_inputs(config.runs, version, with_reveals=False, options=options, revealed=scored)
         try:
             stage = writer.stage()
             earlier = earlier_reports(config.out, version)
@@ -345,7 +345,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     try:
         version = scored.report.site_version
         with SiteWriter(config.out, index_pages, index, config.options.site) as writer:
-            blind = _frozen_version(config, scored.report, writer)
+            blind = _frozen_version(config, scored, writer)
             reveals = tuple({v for v, _ in _citations(scored.report).values()})
             staged = (blind[0], blind[1].folder) if blind else None
             earlier = earlier_reports(config.out, version, staged, reveals)

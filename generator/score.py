@@ -62,6 +62,8 @@ class Details:
         self.folder, self._held = self._claim()
         self._rows: dict[tuple[str, str], Kept] = {}
         self._pages: dict[tuple[str, str], RunPagesOutcome] = {}
+        self._lent: dict[str, Path] = {}
+        """Benchmark → the spool of another build's details, whose runs of it these are (``borrow``)."""
 
     @classmethod
     def _claim(cls) -> tuple[Path, int]:
@@ -108,9 +110,20 @@ class Details:
         """A run's pages are the run cache's files ``pages.kept`` (in this process)."""
         self._pages[bench, pages.run_id] = pages
 
+    def borrow(self, other: Details, bench: str) -> None:
+        """Every run of ``bench`` is ``other``'s: its rows and pages read from where ``other`` keeps
+        them (``other`` stays open while these are read: the blind build of a reveal borrows the
+        benchmarks without a reveal from the revealed build, whose details close last)."""
+        self._lent[bench] = other._lent.get(bench, other.folder)
+        self._rows.update((key, kept) for key, kept in other._rows.items() if key[0] == bench)
+        self._pages.update((key, kept) for key, kept in other._pages.items() if key[0] == bench)
+
+    def _spool(self, bench: str) -> Path:
+        return self._lent.get(bench, self.folder) / bench
+
     def get(self, bench: str, run: str) -> bytes:
         kept = self._rows.get((bench, run))
-        return kept.read() if kept else (self.folder / bench / "rows" / f"{run}.json").read_bytes()
+        return kept.read() if kept else (self._spool(bench) / "rows" / f"{run}.json").read_bytes()
 
     def put_pages(
         self, bench: str, run: str, pages: list[tuple[str, bytes]], located: dict[str, str]
@@ -126,7 +139,7 @@ class Details:
         kept = self._pages.get((bench, run))
         if kept is not None:
             return [(path, file.read()) for path, file in kept.kept], kept.located
-        folder = self.folder / bench / "pages" / run
+        folder = self._spool(bench) / "pages" / run
         index = json.loads((folder / "index.json").read_bytes())
         paths = enumerate(index["paths"], start=1)
         return [(path, (folder / f"page-{n}.html").read_bytes()) for n, path in paths], index["located"]
@@ -161,6 +174,8 @@ class Scored:
     """Runs parsed and scored."""
     rendered: int = 0
     """Runs whose pages were rendered (the others' pages came from the run cache)."""
+    unrevealed: Mapping[str, BenchmarkScore] = field(default_factory=dict)
+    """Each benchmark without a reveal folder, by id: a blind build of the same inputs takes these."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +263,8 @@ class BenchmarkScore:
     reused: int = 0
     scored: int = 0
     rendered: int = 0
+    has_reveal: bool = False
+    """Its reveal folder was there (read or not): a blind build scores it again, without it."""
 
 
 def _declaration(label: str, folder: VerifiedFolder) -> Result[Any]:
@@ -559,7 +576,9 @@ def score_benchmark(
     rendered = render_pages(shared, finished.value, folded.value, options)
     digests = (*prepared.digests, *folded.value.digests)
     report = benchmark_report(prepared, finished.value, folded.value, digests)
-    return BenchmarkScore(report, (), digests, folded.value.reused, folded.value.scored, rendered)
+    return BenchmarkScore(
+        report, (), digests, folded.value.reused, folded.value.scored, rendered, prepared.has_reveal
+    )
 
 
 def score_inputs(
@@ -568,20 +587,29 @@ def score_inputs(
     with_reveals: bool = True,
     progress: Progress = SILENT,
     options: ScoreOptions | None = None,
+    revealed: Scored | None = None,
 ) -> Scored:
     """Read, verify and score everything under ``root``; raise once with every problem found.
 
-    ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build.
+    ``with_reveals=False`` scores the inputs as they stood before any reveal: the blind build. Given
+    the ``revealed`` build of the same inputs, it takes each benchmark without a reveal folder from
+    it (the same bytes, read once: the same report, rows and pages) and scores only the others.
     """
     options = options or ScoreOptions()
     problems = Problems()
     layouts = problems.take(discover(root, options.reads)) or ()
     details = Details()
+    same = revealed.unrevealed if revealed is not None and not with_reveals else {}
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
-        scores = [
-            score_benchmark(root, layout, details, with_reveals, progress, options) for layout in layouts
-        ]
+        scores = []
+        for layout in layouts:
+            if layout.id in same and revealed is not None:
+                details.borrow(revealed.details, layout.id)
+                scores.append(same[layout.id])
+                progress.advance(len(layout.runs))
+            else:
+                scores.append(score_benchmark(root, layout, details, with_reveals, progress, options))
         problems.extend(problem for score in scores for problem in score.problems)
         if problems:
             raise ProblemReport(problems)
@@ -610,4 +638,5 @@ def _scored(scores: list[BenchmarkScore], site_version: str | None, details: Det
         reused=sum(score.reused for score in scores),
         scored=sum(score.scored for score in scores),
         rendered=sum(score.rendered for score in scores),
+        unrevealed={s.report.id: s for s in scores if s.report is not None and not s.has_reveal},
     )
