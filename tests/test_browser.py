@@ -141,7 +141,7 @@ FIT_JS = (
 }"""
 )
 WIDTHS = (1280, 390)
-"""A laptop and a phone: every page is laid out at both."""
+"""A laptop and a phone: every page is laid out at both (at the phone's, each distinct page)."""
 
 MARKER = "<script>window.__pwned=1</script>"
 HOSTILE = " ".join(
@@ -157,7 +157,7 @@ HOSTILE = " ".join(
         "' onmouseover='alert(1)' x='",
         '" onmouseover="window.__pwned=1" x="',
         "\u202egnp.exe\u202c zero\u200bwidth\u200b",
-        "W" * 10_000,
+        "W" * 2_000,  # one unbroken word some 30,000 px wide: far past any screen
     )
 )
 
