@@ -251,8 +251,8 @@ def _distinct_pages(site: Path) -> list[Path]:
     """Every page, less each one that repeats, byte for byte, the page at the same place in an earlier
     version (its version's name set aside): a run that did not change is the same page in every
     version. A page holds all it shows (styles inline, no script, nothing fetched), so the checks
-    that read only the page (axe, the layouts, what hostile text does) find the same in both; the
-    crawls that follow links still open every page."""
+    that read only the page (axe, the layouts, what hostile text does, the HTTP crawl's errors) find
+    the same in both; the file crawl still opens every page and follows every link."""
     seen: set[tuple[tuple[str, ...], bytes]] = set()
     distinct = []
     for page in _html_pages(site):
@@ -338,7 +338,9 @@ def server_base(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 @pytest.fixture(scope="module")
 def http_crawl(site: Path, server_base: str, tab: Tab) -> dict[str, Visit]:
-    urls = [server_base + quote(p.relative_to(site).as_posix()) for p in _html_pages(site)]
+    """Each distinct page served under the sub-path (a page another version repeats byte for byte
+    links as its twin does, one version further up; the file crawl follows every page's links)."""
+    urls = [server_base + quote(p.relative_to(site).as_posix()) for p in _distinct_pages(site)]
     return {url: tab.visit(url, server_base) for url in urls}
 
 

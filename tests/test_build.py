@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from generator import score
+from generator.inputs import BenchmarkLayout
 from generator.seal import write_seal
 from tests.conftest import CORPUS, corpus_of, run_cli, snapshot
 
@@ -33,6 +36,26 @@ def test_two_builds_of_the_same_inputs_are_byte_identical(tmp_path: Path) -> Non
     a.pop(".benchsite.lock", None), b.pop(".benchsite.lock", None)
     assert a == b
     assert any(path.endswith("release-notes.md") for path in a)
+
+
+def test_a_blind_rebuild_scores_again_only_the_benchmarks_with_a_reveal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The blind version takes every other benchmark from the revealed build (the same bytes); the
+    golden site holds that both versions are still what a full rebuild of each made."""
+    scored: list[tuple[str, bool]] = []
+    real = score.score_benchmark
+
+    def counted(root: Path, layout: BenchmarkLayout, *args: Any, **kwargs: Any) -> score.BenchmarkScore:
+        scored.append((layout.id, args[1] if len(args) > 1 else kwargs.get("with_reveals", True)))
+        return real(root, layout, *args, **kwargs)
+
+    monkeypatch.setattr(score, "score_benchmark", counted)
+    assert build(CORPUS, tmp_path / "site")[0] == 0
+    revealed = [bench for bench, with_reveals in scored if with_reveals]
+    assert sorted(revealed) == sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+    assert [bench for bench, with_reveals in scored if not with_reveals] == ["vibe-delivery"]
+    assert len(json.loads((tmp_path / "site" / "versions.json").read_text())["versions"]) == 2
 
 
 def test_default_version_is_named_by_the_inputs_digest(corpus: Path, tmp_path: Path) -> None:
