@@ -13,7 +13,8 @@ import pytest
 
 from tests.conftest import CORPUS, run_cli
 
-HEAVY = ("pydantic", "jinja2", "scipy", "markdown_it", "yaml")
+HEAVY = ("pydantic", "jinja2", "scipy", "markdown_it", "yaml", "multiprocessing")
+"""The libraries only a build that scores or renders needs (multiprocessing: 15 ms, for its workers)."""
 PROBE = f"""
 import json, runpy, sys
 sys.argv = ["benchsite", *json.loads(sys.argv[1])]
