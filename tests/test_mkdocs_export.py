@@ -21,7 +21,7 @@ from generator.mkdocs_export import inert, render_mkdocs
 from generator.report import SiteReport
 from generator.score import score_inputs
 from generator.seal import SEAL_NAME, write_seal
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS, ROOT, snapshot
 from tests.pages import tables_of
 
 PREFIX = "results"
@@ -295,3 +295,35 @@ def test_code_spans_of_the_inputs_show_as_code() -> None:
 def test_description_code_span_renders_as_code(built: Built) -> None:
     page = built_html(built.site, "agent-dx/index.md").read_text(encoding="utf-8")
     assert "<code>agent-dx-score-contract</code>" in page
+
+
+@pytest.mark.slow  # three builds, each in its own process
+def test_an_export_leaves_no_compiled_template_a_later_build_would_load(
+    one_benchmark: Path, tmp_path: Path
+) -> None:
+    """The export renders Markdown templates with other options than the Markdown site's; compiled
+    under the same keys in the run cache, a later build (a new process, loading rather than compiling)
+    ran the export's code: a TypeError, or other bytes. Kept templates must be the dialect's own."""
+    cache = tmp_path / "cache"
+
+    def benchsite(*args: str | Path) -> None:
+        command = [sys.executable, "-m", "generator", *map(str, args)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+
+    benchsite(
+        "build",
+        "--runs",
+        one_benchmark,
+        "--format",
+        "mkdocs",
+        "--out",
+        tmp_path / "docs" / "results",
+        "--cache",
+        cache,
+    )
+    benchsite("build", "--quiet", "--runs", one_benchmark, "--out", tmp_path / "kept", "--cache", cache)
+    benchsite("build", "--quiet", "--runs", one_benchmark, "--out", tmp_path / "fresh", "--no-cache")
+    kept, fresh = snapshot(tmp_path / "kept"), snapshot(tmp_path / "fresh")
+    assert kept.pop(".benchsite.lock", None) == fresh.pop(".benchsite.lock", None)
+    assert kept == fresh
