@@ -216,10 +216,6 @@ class RunCache:
         text = compact_json({k: v for k, v in fields.items() if k != "mac"})
         return hmac.new(self._key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
-    def _read(self, path: Path) -> bytes:
-        """A file of the cache: a regular file, the user's own, not writable by others (else Untrusted)."""
-        return read_owned(path)
-
     def key(self, bench: str, rel: str, run_digest: str) -> str:
         text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -240,7 +236,7 @@ class RunCache:
         if self.folder is None:
             return None
         try:
-            return self._read(self._entry(kind, key))
+            return read_owned(self._entry(kind, key))
         except Untrusted:
             self.discard(kind, key)
             return None
@@ -263,7 +259,7 @@ class RunCache:
         try:
             entry = RunEntry.model_validate_json(raw)
             rows_file = self._file("runs", key, "detail.json")
-            detail = self._read(rows_file) if rows else b""
+            detail = read_owned(rows_file) if rows else b""
             if (
                 (entry.format, entry.key, entry.family) != (FORMAT, key, family)
                 or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
@@ -285,7 +281,7 @@ class RunCache:
         try:
             entry = PagesEntry.model_validate_json(raw)
             files = [self._file("pages", key, f"page-{n}.html") for n in range(1, len(entry.pages) + 1)]
-            pages = [(ref.path, self._read(file)) for ref, file in zip(entry.pages, files, strict=True)]
+            pages = [(ref.path, read_owned(file)) for ref, file in zip(entry.pages, files, strict=True)]
             if (
                 (entry.format, entry.key) != (FORMAT, key)
                 or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
@@ -328,7 +324,7 @@ class RunCache:
             return None
         try:
             entry = BlobEntry.model_validate_json(raw)
-            data = self._read(self._file(kind, key, "blob"))
+            data = read_owned(self._file(kind, key, "blob"))
             if (
                 (entry.format, entry.key) != (FORMAT, key)
                 or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))

@@ -599,14 +599,14 @@ def score_inputs(
     problems = Problems()
     layouts = problems.take(discover(root, options.reads)) or ()
     details = Details()
-    same = revealed.unrevealed if revealed is not None and not with_reveals else {}
+    lender = revealed if revealed is not None and not with_reveals else None
     progress.start("verifying and scoring runs", sum(len(layout.runs) for layout in layouts))
     try:
         scores = []
         for layout in layouts:
-            if layout.id in same and revealed is not None:
-                details.borrow(revealed.details, layout.id)
-                scores.append(same[layout.id])
+            if lender is not None and layout.id in lender.unrevealed:
+                details.borrow(lender.details, layout.id)
+                scores.append(lender.unrevealed[layout.id])
                 progress.advance(len(layout.runs))
             else:
                 scores.append(score_benchmark(root, layout, details, with_reveals, progress, options))
