@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 from urllib.parse import quote
@@ -44,6 +44,7 @@ from generator.families.base import RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.render import DetailSource, Sink, markdown_env, md_item, md_wrap, svg_file
 from generator.report import BenchmarkReport, SiteReport
+from generator.rows import RowWriter
 
 NAV_FILE = "nav.yml"
 NAV_TITLE = "Benchmark results"
@@ -144,11 +145,48 @@ def _finalize(value: object) -> Markup:
     return Markup(value if isinstance(value, Inert) else inert(value))
 
 
-def markdown_cell(class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
-    """The Markdown dialect's ``cell``: what ``td`` of ``mkdocs/_blocks.md`` writes around a body of
-    ``value`` (made inert as every ``{{ … }}`` is), in one call instead of a macro and its caller."""
-    shown = f"{_finalize(value)} ({_finalize(title)})" if title else _finalize(value)
-    return Markup(f" {shown} |")
+class MarkdownCells:
+    """The Markdown dialect of a table row's pieces (``generator.rows.Cells``): the bytes of ``tr``,
+    ``td``, ``badge``… of ``mkdocs/_blocks.md``, each value made inert as every ``{{ … }}`` is."""
+
+    def row(self, id: str | None, cells: Iterable[Markup]) -> Markup:
+        return Markup("|" + "".join(cells) + "\n")
+
+    def cell(self, class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
+        shown = f"{_finalize(value)} ({_finalize(title)})" if title else _finalize(value)
+        return Markup(f" {shown} |")
+
+    def text(self, value: object) -> Markup:
+        return _finalize(value)
+
+    def figure(self, value: str) -> Markup:
+        return Markup(value)
+
+    def badge(self, outcome: str) -> Markup:
+        return _finalize(outcome)
+
+    def muted(self, value: object) -> Markup:
+        return _finalize(value)
+
+    def strong(self, value: object) -> Markup:
+        return Markup(f"**{_finalize(value)}**")
+
+    def span(self, value: object, class_: str) -> Markup:
+        return _finalize(value)
+
+    def hint(self, value: Markup, title: object) -> Markup:
+        return Markup(f"{_finalize(value)} ({_finalize(title)})")
+
+    def code_hint(self, value: object, title: object) -> Markup:
+        return _finalize(code_span(title))
+
+
+MARKDOWN_CELLS = MarkdownCells()
+
+
+def markdown_rows(write: RowWriter, *args: Any) -> Markup:
+    """``b.rows`` of ``mkdocs/_blocks.md``: the rows ``write`` makes of ``args``."""
+    return Markup("".join(write(MARKDOWN_CELLS, *args)))
 
 
 def code_span(value: object) -> Inert:
@@ -194,7 +232,7 @@ def mkdocs_env() -> Environment:
         "link": _link,
         "blocks": BLOCKS,
         "page_suffix": ".md",
-        "markdown_cell": markdown_cell,
+        "markdown_rows": markdown_rows,
     }
     env.globals.update(para=_blocks(md_wrap), item=_blocks(md_item))
     return env

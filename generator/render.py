@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import csv
 import hashlib
+import importlib
 import io
 import posixpath
 import re
@@ -27,7 +28,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML, RendererProtocol
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from pydantic import BaseModel
 
 from generator import __version__
@@ -43,6 +44,7 @@ from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.progress import SILENT, Progress
 from generator.ranking import Ranking
 from generator.report import BenchmarkReport, BuildRecord, BuiltBenchmark, SiteReport
+from generator.rows import RowWriter, html_rows
 from generator.single import ON_PAGE, Anchors, standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.syndication import FeedEntry
@@ -195,20 +197,14 @@ CHANGES_PARTIALS = tuple(f"{name}/_changes" for name, family in FAMILIES.items()
 a family's own section between versions: one per family with a ``changes_model``."""
 
 
-@cache
-def _td_open(class_: str | None, label: str | None) -> str:
-    """A cell's opening tag up to its title, as ``td`` of ``_blocks.html`` writes it (a table's
-    classes and column labels are few: each pair is escaped once)."""
-    class_attr = f' class="{escape(class_)}"' if class_ else ""
-    label_attr = f' data-label="{escape(label)}"' if label else ""
-    return f"<td{class_attr}{label_attr}"
-
-
-def html_cell(class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
-    """The HTML dialect's ``cell``: the bytes ``td`` writes around a body of ``value`` (escaped unless
-    it is Markup), in one call instead of a macro and its caller: a run page has one per column and row."""
-    title_attr = f' title="{escape(title)}"' if title else ""
-    return Markup(f"{_td_open(class_, label)}{title_attr}>{escape(value)}</td>\n")
+def _row_writers() -> dict[str, RowWriter]:
+    """Each family's run rows written in Python (``Family.row_writer``), as ``<family>_rows``."""
+    writers = {}
+    for name, family in FAMILIES.items():
+        if family.row_writer:
+            module, _, function = family.row_writer.partition(":")
+            writers[f"{name}_rows"] = getattr(importlib.import_module(module), function)
+    return writers
 
 
 def _environment(autoescape: bool) -> Environment:
@@ -229,6 +225,7 @@ def _environment(autoescape: bool) -> Environment:
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
     env.globals["changes_partials"] = CHANGES_PARTIALS
+    env.globals.update(_row_writers())
     return env
 
 
@@ -273,7 +270,7 @@ BLOCKS = "_blocks.html"
 @cache
 def html_env() -> Environment:
     env = _environment(autoescape=True)
-    env.globals.update(blocks=BLOCKS, page_suffix=".html", html_cell=html_cell)
+    env.globals.update(blocks=BLOCKS, page_suffix=".html", html_rows=html_rows)
     return env
 
 

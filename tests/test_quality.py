@@ -22,7 +22,14 @@ STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "score": (
         ("generator.score", "generator.stats", "generator.ranking", "generator.figures", "generator.report"),
-        (*PRESENTATION, "generator.render", "generator.charts", "generator.mkdocs_export", "generator.write"),
+        (
+            *PRESENTATION,
+            "generator.render",
+            "generator.rows",
+            "generator.charts",
+            "generator.mkdocs_export",
+            "generator.write",
+        ),
     ),
     "render": (
         ("generator.render", "generator.mkdocs_export"),

@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from jinja2 import Environment
+from markupsafe import Markup
 
+from generator.families.registry import FAMILIES
 from generator.identity import templates_dir
-from generator.mkdocs_export import mkdocs_env
+from generator.mkdocs_export import MARKDOWN_CELLS, mkdocs_env
+from generator.numbers import fmt_number
 from generator.render import html_env
+from generator.rows import Cells, HtmlCells
+from generator.single import ON_PAGE, Anchors
 
 LINE_LIMIT = 160
 """Characters of a template line."""
@@ -27,7 +33,7 @@ and its hash is each page's Content-Security-Policy, so its lines stay as they a
 TABLE_OPENERS = re.compile(r"<(?:tr|td|th)[\s>]")
 MACRO = re.compile(r"\{%-?\s*macro\s+(\w+)\(([^)]*)\)")
 EXPORT = re.compile(r"^\{%-?\s*set\s+(\w+)\s*=", re.MULTILINE)
-"""A block a dialect writes in Python (``cell``): exported by a top-level ``set``."""
+"""A block a dialect writes in Python (``rows``): exported by a top-level ``set``."""
 
 
 def layout_problems(name: str, text: str) -> list[str]:
@@ -136,25 +142,77 @@ def test_both_dialects_export_the_same_python_blocks() -> None:
     root = templates_dir()
     html = EXPORT.findall((root / "_blocks.html").read_text(encoding="utf-8"))
     markdown = EXPORT.findall((root / "mkdocs" / "_blocks.md").read_text(encoding="utf-8"))
-    assert html == markdown == ["cell"]
+    assert html == markdown == ["rows"]
 
 
-CELLS = [
-    ("num", "Score", 0.5, None),
-    (None, "Why", 'a < b & "c" | d', "5/6 passed"),
-    ("id", None, "-x [y](z)", ""),
-    (None, None, None, "t'itle <x>"),
+HOSTILE = ['a < b & "c" | d', "-x [y](z) *e* `f` {g} #1 @u", "t'itle <x>\nnext", "Ready", 0.5, None]
+"""Values whose markup and escaping a Python row piece and its block macro must agree on."""
+
+PIECES: list[tuple[str, Callable[[Cells, Any], Markup], str]] = [
+    ("td", lambda out, v: out.cell("num", "Score", v), "{% call b.td('num', 'Score') %}{{ v }}{% endcall %}"),
+    (
+        "td, title",
+        lambda out, v: out.cell(None, "Why", "x", v),
+        "{% call b.td(none, 'Why', v) %}x{% endcall %}",
+    ),
+    (
+        "td, bare",
+        lambda out, v: out.cell("id", None, v, ""),
+        "{% call b.td('id', none, '') %}{{ v }}{% endcall %}",
+    ),
+    (
+        "tr",
+        lambda out, v: out.row(f"r-{v}", [out.cell(None, None, v)]),
+        "{% call b.tr('r-' ~ v) %}{% call b.td() %}{{ v }}{% endcall %}{% endcall %}",
+    ),
+    ("text", lambda out, v: out.text(v), "{{ v }}"),
+    (
+        "figure",
+        lambda out, v: out.figure(fmt_number(v if isinstance(v, float) else None)),
+        "{{ (v if v is float else none)|num }}",
+    ),
+    ("badge", lambda out, v: out.badge(str(v)), "{{ b.badge(v|string) }}"),
+    ("muted", lambda out, v: out.muted(v), "{{ b.muted(v) }}"),
+    ("strong", lambda out, v: out.strong(v), "{{ b.strong(v) }}"),
+    ("span", lambda out, v: out.span(v, "id"), "{{ b.span(v, 'id') }}"),
+    ("hint", lambda out, v: out.hint(out.text(v), v), "{{ b.hint(v, v) }}"),
+    ("code_hint", lambda out, v: out.code_hint(v, v), "{{ b.code_hint(v, v) }}"),
 ]
-"""(class, label, value, title) of cells whose markup and escaping ``cell`` and ``td`` must agree on."""
+"""(block, the Python piece of ``generator.rows.Cells``, the template spelling it with the block's macro)."""
+DIALECTS = [(html_env, HtmlCells(ON_PAGE)), (mkdocs_env, MARKDOWN_CELLS)]
 
 
-@pytest.mark.parametrize("env", [html_env, mkdocs_env])
-@pytest.mark.parametrize(("class_", "label", "value", "title"), CELLS)
-def test_cell_writes_what_td_writes_around_the_same_value(
-    env: Callable[[], Environment], class_: str | None, label: str | None, value: object, title: str | None
+@pytest.mark.parametrize(("env", "out"), DIALECTS, ids=["html", "markdown"])
+@pytest.mark.parametrize(("block", "piece", "template"), PIECES, ids=[p[0] for p in PIECES])
+@pytest.mark.parametrize("value", HOSTILE)
+def test_a_row_piece_writes_what_its_block_macro_writes(
+    env: Callable[[], Environment],
+    out: Cells,
+    block: str,
+    piece: Callable[[Cells, Any], Markup],
+    template: str,
+    value: object,
 ) -> None:
+    text = (
+        env().from_string("{% import blocks as b with context %}" + template).render(v=value, page_path="x")
+    )
+    assert str(piece(out, value)) == text
+
+
+def test_a_row_in_the_single_file_report_takes_its_anchor_from_the_report() -> None:
     head = "{% import blocks as b with context %}"
-    td = "{% call b.td(class_, label, title) %}{{ value }}{% endcall %}"
-    cell = "{{ b.cell(class_, label, value, title) }}"
-    values = {"class_": class_, "label": label, "value": value, "title": title, "page_path": "x"}
-    assert env().from_string(head + cell).render(values) == env().from_string(head + td).render(values)
+    anchors = Anchors(prefix="bench")
+    macro = html_env().from_string(head + "{% call b.tr('attempt-1') %}{% endcall %}").render(anchors=anchors)
+    assert str(HtmlCells(anchors).row("attempt-1", [])) == macro == '<tr id="bench-attempt-1">\n</tr>\n'
+
+
+def test_every_built_in_family_writes_its_run_rows_in_python() -> None:
+    """A built-in family's run rows come from its row writer (``Family.row_writer``), named
+    ``<family>_rows`` in both dialects, not from a loop of macros: one call per page."""
+    root = templates_dir()
+    for name, family in FAMILIES.items():
+        writer = f"{name}_rows"
+        assert family.row_writer == f"generator.rows.{name}:{writer}", name
+        assert writer in html_env().globals and writer in mkdocs_env().globals, name
+        used = "".join(p.read_text(encoding="utf-8") for p in (root / name).glob("_*.jinja"))
+        assert f"b.rows({writer}," in used, name

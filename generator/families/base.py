@@ -165,6 +165,11 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     """The formats the family defines, by name (``benchsite schema <family>-<name>``)."""
     reveal_folder: ClassVar[str | None] = None
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
+    row_writer: ClassVar[str | None] = None
+    """The rows of its run pages' table written in Python, as ``module:function`` (a
+    ``generator.rows.RowWriter``; the renderer alone imports it and names it ``<family>_rows`` in
+    every template, for ``b.rows``); None: its ``_run.jinja`` writes them with the block macros,
+    which is fine for a few rows a run and slow for thousands."""
     changes_model: ClassVar[type[BaseModel] | None] = None
     """What ``section_changes`` reports: its fields (each with a default) join every benchmark's
     record of changes in ``versions.json`` (``changes.BenchmarkChanges``); None: nothing of its own."""

@@ -366,6 +366,7 @@ class ComponentsFamily(
     ]
 ):
     name = "components"
+    row_writer = "generator.rows.components:components_rows"
     declaration_model = ComponentsDeclaration
     contract_model = ComponentsContract
     spec_model = ComponentsSpec

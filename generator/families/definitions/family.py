@@ -213,6 +213,7 @@ class DefinitionsFamily(
     ]
 ):
     name = "definitions"
+    row_writer = "generator.rows.definitions:definitions_rows"
     declaration_model = DefinitionsDeclaration
     contract_model = AdrText
     spec_model = DefinitionsSpec

@@ -314,6 +314,7 @@ class PointsFamily(
     Family[PointsDeclaration, PointsContract, PointsSpec, PointsState, PointsPart, PointsSection]
 ):
     name = "points"
+    row_writer = "generator.rows.points:points_rows"
     declaration_model = PointsDeclaration
     contract_model = PointsContract
     spec_model = PointsSpec

@@ -283,6 +283,7 @@ class TrialsFamily(
     Family[TrialsDeclaration, TrialsContract, TrialsSpec, TrialsState, TrialsPart, TrialsSection]
 ):
     name = "trials"
+    row_writer = "generator.rows.trials:trials_rows"
     declaration_model = TrialsDeclaration
     contract_model = TrialsContract
     spec_model = TrialsSpec
