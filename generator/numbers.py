@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 
 
 def fmt_number(value: float | int | None, digits: int = 2) -> str:
@@ -12,7 +13,14 @@ def fmt_number(value: float | int | None, digits: int = 2) -> str:
         return "—"
     if isinstance(value, int):
         return str(value)
-    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
+    return _fixed(repr(value), digits)
+
+
+@lru_cache(maxsize=4096)
+def _fixed(spelling: str, digits: int) -> str:
+    """``spelling`` (a float's shortest decimal spelling, so 0.0 and -0.0 are two keys) rounded half
+    up to ``digits`` decimals: a run page prints the same few values thousands of times."""
+    return str(Decimal(spelling).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def fmt_p(value: float | None) -> str:
