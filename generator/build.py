@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import itertools
@@ -34,7 +35,6 @@ from generator.write import (
 )
 
 if TYPE_CHECKING:
-    from generator.cache import RunCache
     from generator.report import SiteReport
     from generator.score import Scored, ScoreOptions
 
@@ -127,15 +127,15 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
     from generator.render import render_site
     from generator.score import score_inputs
 
+    options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
     if existing.exists():
-        _scan_blind(folder_files(existing, f"{version}/"), report, config.options.cache, version)
+        _scan_blind(folder_files(existing, f"{version}/"), report, options, version)
 
         def frozen(bench: str) -> bytes | None:
             path = existing / "data" / "scores" / f"{bench}.json"
             return path.read_bytes() if path.is_file() else None
 
     else:
-        options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
         blind = score_inputs(config.runs, version, with_reveals=False, options=options, revealed=scored)
         try:
             stage = writer.stage()
@@ -146,7 +146,7 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
             blind.details.close()
         staged = (version, stage)
         scanned = [(rel, (stage.folder / rel).read_bytes) for rel in sorted(stage.paths)]
-        _scan_blind(scanned, report, config.options.cache, version)
+        _scan_blind(scanned, report, options, version)
 
         def frozen(bench: str) -> bytes | None:
             return stage.read(f"data/scores/{bench}.json")
@@ -167,7 +167,7 @@ def _revealed_names(report: SiteReport) -> set[str]:
 
 
 def _scan_blind(
-    files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, cache: RunCache, version: str
+    files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, options: ScoreOptions, version: str
 ) -> None:
     """Every revealed name must be absent from every byte, every rendered text and every file name
     of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it.
@@ -180,6 +180,7 @@ def _scan_blind(
     from generator.blind_scan import find_revealed
     from generator.cache import scan_key
 
+    cache, workers, locks = options.cache, options.jobs, options.locks
     names = _revealed_names(report)
     local = [(rel.removeprefix(f"{version}/"), rel, read) for rel, read in files]
     record = [(rel, read) for path, rel, read in local if path == BUILD_RECORD]
@@ -188,7 +189,7 @@ def _scan_blind(
     )
     key = scan_key(names, ((path, read()) for path, read in pages))  # one file in memory at a time
     clean = cache.scanned_clean(key)
-    found = find_revealed(record if clean else files, names)
+    found = find_revealed(record, names) if clean else _find_revealed_in_workers(files, names, workers, locks)
     if found is not None:
         rel, name = found
         raise InvalidContent(
@@ -197,6 +198,42 @@ def _scan_blind(
         )
     if not clean:
         cache.store_scan(key)
+
+
+SCAN_PART_FILES = 256
+"""Files a worker scans at least (``_find_revealed_in_workers``): fewer in all are scanned here."""
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """A blind scan's files and names, as forked workers share them (``workers.in_workers``)."""
+
+    files: list[tuple[str, Callable[[], bytes]]]
+    names: frozenset[str]
+    locks: tuple[int, ...]
+
+
+def _scan_part(scan: _Scan, part: tuple[int, int]) -> tuple[str, str] | None:
+    from generator.blind_scan import find_revealed
+
+    start, end = part
+    return find_revealed(scan.files[start:end], scan.names)
+
+
+def _find_revealed_in_workers(
+    files: list[tuple[str, Callable[[], bytes]]], names: set[str], workers: int, locks: tuple[int, ...]
+) -> tuple[str, str] | None:
+    """``blind_scan.find_revealed`` of ``files``, in contiguous parts scanned by up to ``workers``
+    processes: the same answer, the first file in the order given that shows a name, since the
+    parts come back in order."""
+    from generator.workers import in_workers
+
+    count = max(1, min(workers * 4, len(files) // SCAN_PART_FILES))
+    bounds = [len(files) * i // count for i in range(count + 1)]
+    parts = list(itertools.pairwise(bounds))
+    scan = _Scan(files, frozenset(names), locks)
+    with contextlib.closing(in_workers(scan, _scan_part, parts, workers, min_jobs=2)) as found:
+        return next((hit for hit in found if hit is not None), None)
 
 
 def unchanged(

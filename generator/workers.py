@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -167,30 +167,42 @@ def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
 class _InWorker:
     """What a forked worker process works with: set once, by the pool's initialiser, in the worker."""
 
-    shared: Shared | None = None
+    shared: Any = None
 
 
 _IN_WORKER = _InWorker()
 """The one piece of module state, set in a forked worker process only (see the module's docstring)."""
 
 
-def _start_worker(parent: int, shared: Shared) -> None:
+class Forked(Protocol):
+    """What forked workers share: anything, with the descriptors of the locks they must close."""
+
+    @property
+    def locks(self) -> tuple[int, ...]: ...
+
+
+S = TypeVar("S", bound=Forked)
+J = TypeVar("J")
+
+
+def _start_worker(parent: int, shared: Forked) -> None:
     """A forked worker's initialiser: ``portable.worker_start``, then keep what it works with."""
     worker_start(parent, shared.locks)
     _IN_WORKER.shared = shared
 
 
-def _in_worker(work: Callable[[Shared, Job], T], job: Job) -> T:
+def _in_worker(work: Callable[[Any, J], T], job: J) -> T:
     """``work`` of one job, in a worker process, with what its initialiser kept."""
     assert _IN_WORKER.shared is not None, "runs in a worker that _start_worker started"
     return work(_IN_WORKER.shared, job)
 
 
 def in_workers(
-    shared: Shared, work: Callable[[Shared, Job], T], jobs: list[Job], workers: int
-) -> Iterator[T]:
-    """``work`` of each job with ``shared``, in the order given, done by up to ``workers`` processes."""
-    if workers <= 1 or len(jobs) < PARALLEL_MIN_RUNS or not can_fork():
+    shared: S, work: Callable[[S, J], T], jobs: list[J], workers: int, min_jobs: int = PARALLEL_MIN_RUNS
+) -> Generator[T, None, None]:
+    """``work`` of each job with ``shared``, in the order given, done by up to ``workers`` processes
+    (in this one when there are fewer than ``min_jobs`` jobs: forking would cost more than it saves)."""
+    if workers <= 1 or len(jobs) < min_jobs or not can_fork():
         yield from (work(shared, job) for job in jobs)
         return
     context = multiprocessing.get_context("fork")

@@ -235,3 +235,25 @@ def test_a_partial_or_encoded_provider_name_in_a_blind_field_is_refused_too(
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)
     leaked = scan(out / BLIND, withheld()) if (out / BLIND).exists() else []
     assert (result.exit_code, leaked) == (4, []), result.output
+
+
+@pytest.mark.parametrize("hits", [(), (7,), (3, 9), (0, 11)])
+def test_the_scan_in_parts_answers_what_one_scan_in_order_answers(
+    monkeypatch: pytest.MonkeyPatch, hits: tuple[int, ...]
+) -> None:
+    """The blind scan runs in contiguous parts on forked workers; it still names the first file, in
+    the order given, that shows a name: a hit in a later part never wins over an earlier one."""
+    from generator import build
+    from generator.blind_scan import find_revealed
+
+    monkeypatch.setattr(build, "SCAN_PART_FILES", 2)
+    names = {"Acme Labs"}
+
+    def page(i: int) -> bytes:
+        shown = "by Acme Labs" if i in hits else "by provider-a"
+        return f"<p>file {i} {shown}</p>".encode()
+
+    files = [(f"b/runs/r{i:02d}.html", lambda i=i: page(i)) for i in range(12)]
+    one = find_revealed(files, names)
+    assert build._find_revealed_in_workers(files, names, workers=2, locks=()) == one
+    assert one == (None if not hits else (f"b/runs/r{min(hits):02d}.html", "acme labs"))
