@@ -200,7 +200,7 @@ def _scan_blind(
         cache.store_scan(key)
 
 
-SCAN_PART_FILES = 256
+SCAN_PART_FILES = 16
 """Files a worker scans at least (``_find_revealed_in_workers``): fewer in all are scanned here."""
 
 
