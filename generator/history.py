@@ -8,7 +8,7 @@ afterwards, and a rebuild of the same version in the same site says the same.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from pydantic import Field
@@ -72,14 +72,21 @@ def _points(version: str, report: SiteReport) -> dict[tuple[str, str, str], Poin
     return found
 
 
-def site_history(report: SiteReport, earlier: Sequence[tuple[str, SiteReport | None]]) -> History:
+def site_history(report: SiteReport, earlier: Iterable[tuple[str, SiteReport | None]]) -> History:
     """``report``'s history from ``earlier`` (version, its site.json read through the report model,
-    or None when it could not be: that version adds no point and is not comparable), oldest first."""
-    if not earlier:
+    or None when it could not be: that version adds no point and is not comparable), oldest first.
+    Each earlier report is reduced to its points as it comes, and only the last one is kept whole
+    (for the changes since it): ``write.earlier_reports`` reads them one at a time, so a site's
+    hundredth version holds no more reports in memory than its second."""
+    past: list[dict[tuple[str, str, str], Point]] = []
+    last: tuple[str, SiteReport | None] | None = None
+    for version, data in earlier:
+        past.append(_points(version, data) if data is not None else {})
+        last = version, data
+    if last is None:
         return NO_HISTORY
-    previous, before = earlier[-1]
+    previous, before = last
     changes = version_changes(report.site_version, previous, before, report)
-    past = [_points(version, data) if data is not None else {} for version, data in earlier]
     series = []
     for bench in report.benchmarks:
         ranking = _primary(bench)

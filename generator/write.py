@@ -364,18 +364,20 @@ def _site_report(folder: Path) -> SiteReport | None:
 
 def earlier_reports(
     out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
-) -> list[tuple[str, SiteReport | None]]:
+) -> Iterator[tuple[str, SiteReport | None]]:
     """The versions ``out`` published before ``version`` (all of them when it is new), then a version
     this build staged to publish first (``staged``: its name and folder), oldest first, each with
     its report read through the model, or None when it cannot be read as a report of this format. A published
     version ``version`` cites (a reveal's blind version) counts even when the site's record lacks it
-    (a build killed before its index switch), as publishing will list it."""
+    (a build killed before its index switch), as publishing will list it. Each report is read when
+    it is reached, so a caller that keeps no more than it needs holds one at a time (the versions
+    are listed first: what the site's record says when this is called)."""
     recorded = _versions(out, [], tuple(v for v in cited if v != version and (out / v).is_dir()))
     order = recorded[: recorded.index(version)] if version in recorded else recorded
-    found = [(v, _site_report(out / v)) for v in order]
+    folders = [(v, out / v) for v in order]
     if staged is not None and staged[0] not in order:
-        found.append((staged[0], _site_report(staged[1])))
-    return found
+        folders.append(staged)
+    return ((v, _site_report(folder)) for v, folder in folders)
 
 
 def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:

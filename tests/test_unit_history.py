@@ -4,11 +4,17 @@ published, read from the earlier versions' ``data/site.json`` (here, the golden 
 from __future__ import annotations
 
 import copy
+import gc
 import json
+import shutil
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from generator.history import NO_HISTORY, History, Point, Series, site_history
 from generator.report import SiteReport
+from generator.write import earlier_reports
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"
@@ -66,3 +72,31 @@ def test_trends_keep_a_benchmarks_subjects_with_at_least_two_points() -> None:
     assert [s.subject for s in history.trends("a")] == ["s1"]
     assert [s.benchmark for s in history.trends("b")] == ["b"]
     assert history.trends("c") == ()
+
+
+def test_earlier_reports_are_read_one_at_a_time_and_only_the_last_is_kept() -> None:
+    """A site's tenth version must not hold nine reports in memory: each earlier report is reduced
+    to its points as it is read (``write.earlier_reports`` yields them lazily)."""
+    alive: list[weakref.ref[SiteReport]] = []
+
+    def earlier() -> Iterator[tuple[str, SiteReport | None]]:
+        for n in range(5):
+            assert sum(ref() is not None for ref in alive) <= 1, f"before version {n}: more than one kept"
+            report = SiteReport.model_validate_json(json.dumps(BEFORE))
+            alive.append(weakref.ref(report))
+            yield f"v{n}", report
+            del report
+
+    history = site_history(REPORT, earlier())
+    assert history.changes is not None and history.changes.previous == "v4"
+    assert all(len(s.points) == 6 for s in history.series if s.benchmark == "agent-dx")
+    gc.collect()
+    assert all(ref() is None for ref in alive)
+
+
+def test_earlier_reports_lists_the_versions_first_and_reads_each_when_reached(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    shutil.copytree(GOLDEN, out)
+    found = earlier_reports(out, "sha-new")
+    (out / EARLIER / "data" / "site.json").write_text("{}")  # read after the call: not a report
+    assert [(v, r is None) for v, r in found] == [(EARLIER, True), (LATER, False)]
