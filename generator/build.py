@@ -201,7 +201,8 @@ def _scan_blind(
 
 
 SCAN_PART_FILES = 16
-"""Files a worker scans at least (``_find_revealed_in_workers``): fewer in all are scanned here."""
+"""The fewest files of a part of a blind scan (``_find_revealed_in_workers``): a version with fewer
+than two parts' worth is scanned in the build's own process."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ calls a task through a picklable module-level function and pickling the prepared
 task would cost more than scoring it. The build's own process never sets it: there every step is
 handed its ``Shared``. A worker ignores Ctrl-C (the parent stops the pool), closes its copies of the
 build's locks (``Shared.locks``), and exits when its parent is gone, so a killed build leaves no lock
-held and no process behind.
+held and no process behind. :func:`in_workers` is generic over what its workers share (anything
+with ``locks``, :class:`Forked`): the blind scan runs on it too (``build._find_revealed_in_workers``).
 """
 
 from __future__ import annotations
