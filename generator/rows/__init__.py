@@ -2,11 +2,11 @@
 
 A run page has one table row per attempt, episode, row or trial: up to a thousand a page, hundreds
 of thousands in a build. As Jinja macros (a ``tr`` with its caller, a ``td`` or a ``badge`` per
-cell) they were half the time of a cold build. Each family's rows are therefore a function of
-:class:`Cells` (``generator/rows/<family>.py``): the HTML dialect (``HtmlCells``, here)
-and the Markdown one (``mkdocs_export.MarkdownCells``) spell the same pieces as the block macros of
-``_blocks.html`` and ``mkdocs/_blocks.md`` do, byte for byte. A template writes the rows inside its
-table with ``{{ b.rows(<family>_rows, …) }}``.
+cell) they were about a fifth of a cold build's CPU on the 100k corpus. Each family's rows are
+therefore a function of :class:`Cells` (``generator/rows/<family>.py``): the HTML dialect
+(``HtmlCells``, here) and the Markdown one (``mkdocs_export.MarkdownCells``) spell the same
+pieces as the block macros of ``_blocks.html`` and ``mkdocs/_blocks.md`` do, byte for byte. A
+template writes the rows inside its table with ``{{ b.rows(<family>_rows, …) }}``.
 
 Every piece returns :class:`~markupsafe.Markup`: text from the inputs is made safe by the piece
 that takes it (``text``, ``cell``'s value and title), and pieces join with ``+`` or :meth:`join`,
@@ -64,6 +64,9 @@ class Cells(Protocol):
         ...
 
 
+DOT = Markup(" · ")
+"""What separates the parts of a cell that holds several figures or facts, in both dialects."""
+
 RowWriter = Callable[..., Iterable[Markup]]
 """A family's rows: ``(cells, …the template's arguments)`` → each row, as ``cells.row`` wrote it."""
 
@@ -88,7 +91,8 @@ class HtmlCells:
         return Markup(open_ + "".join(cells) + "</tr>\n")
 
     def cell(self, class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
-        return html_cell(class_, label, value, title)
+        title_attr = f' title="{escape(title)}"' if title else ""
+        return Markup(f"{_td_open(class_, label)}{title_attr}>{escape(value)}</td>\n")
 
     def text(self, value: object) -> Markup:
         return escape(value)
@@ -113,13 +117,6 @@ class HtmlCells:
 
     def code_hint(self, value: object, title: object) -> Markup:
         return Markup(f'<code title="{escape(title)}">{escape(value)}</code>')
-
-
-def html_cell(class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
-    """The bytes ``td`` of ``_blocks.html`` writes around a body of ``value`` (escaped unless it is
-    Markup), in one call instead of a macro and its caller."""
-    title_attr = f' title="{escape(title)}"' if title else ""
-    return Markup(f"{_td_open(class_, label)}{title_attr}>{escape(value)}</td>\n")
 
 
 @pass_context

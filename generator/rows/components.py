@@ -8,9 +8,7 @@ from markupsafe import Markup
 
 from generator.families.components.report import Agreement, EpisodeResult
 from generator.numbers import fmt_number
-from generator.rows import Cells
-
-DOT = Markup(" · ")
+from generator.rows import DOT, Cells
 
 
 def components_rows(

@@ -8,10 +8,8 @@ from collections.abc import Iterator, Sequence
 from markupsafe import Markup
 
 from generator.families.trials.report import RevealRecord, TrialRow
-from generator.rows import Cells
+from generator.rows import DOT, Cells
 from generator.units import duration_ms, usd_micros
-
-DOT = Markup(" · ")
 
 
 def trials_rows(out: Cells, trials: Sequence[TrialRow], reveal: RevealRecord | None) -> Iterator[Markup]:
