@@ -35,6 +35,7 @@ from generator.write import (
 )
 
 if TYPE_CHECKING:
+    from generator.history import EarlierVersion, History
     from generator.report import SiteReport
     from generator.score import Scored, ScoreOptions
 
@@ -139,9 +140,10 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
         blind = score_inputs(config.runs, version, with_reveals=False, options=options, revealed=scored)
         try:
             stage = writer.stage()
-            earlier = earlier_reports(config.out, version)
+            earlier = earlier_reports(config.out, version, past=writer.past)
             history = site_history(blind.report, earlier)
             render_site(blind.report, blind.details, stage, look=config.options.site, history=history)
+            _remember(writer, version, stage, blind.report, earlier, history)
         finally:
             blind.details.close()
         staged = (version, stage)
@@ -160,6 +162,21 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
                 f"{version!r}, but that version has {found}: a reveal applies only to frozen scores"
             )
     return staged
+
+
+def _remember(
+    writer: SiteWriter,
+    version: str,
+    stage: Staging,
+    report: SiteReport,
+    earlier: list[EarlierVersion],
+    history: History,
+) -> None:
+    """What publishing derives from a version this build just rendered, taken from its report in
+    memory rather than read back from the staged site.json (``past.Past.remember``)."""
+    if writer.past is not None:
+        previous = (earlier[-1].version, earlier[-1].folder) if earlier and earlier[-1].folder else None
+        writer.past.remember(version, stage.folder, report, previous, history.changes)
 
 
 def _revealed_names(report: SiteReport) -> set[str]:
@@ -373,6 +390,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         if same is not None:
             return same
     from generator.history import site_history
+    from generator.past import Past
     from generator.render import keep_compiled_templates, render_site
     from generator.score import score_inputs
 
@@ -382,14 +400,16 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     clock.append(time.monotonic())
     try:
         version = scored.report.site_version
-        with SiteWriter(config.out, index_pages, index, config.options.site) as writer:
+        past = Past(config.options.cache)
+        with SiteWriter(config.out, index_pages, index, config.options.site, past) as writer:
             blind = _frozen_version(config, scored, writer)
             reveals = tuple({v for v, _ in _citations(scored.report).values()})
             staged = (blind[0], blind[1].folder) if blind else None
-            earlier = earlier_reports(config.out, version, staged, reveals)
+            earlier = earlier_reports(config.out, version, staged, reveals, writer.past)
             stage = writer.stage()
             history = site_history(scored.report, earlier)
             render_site(scored.report, scored.details, stage, progress, config.options.site, history)
+            _remember(writer, version, stage, scored.report, earlier, history)
             writer.precheck(version, stage)
             clock.append(time.monotonic())
             files = Counter(PurePosixPath(p).suffix or "(none)" for p in stage.paths)

@@ -18,6 +18,8 @@ Entries are data (JSON, no pickle), but for compiled templates (below)::
     <cache>/scans-v1/<key[:2]>/<key>.json            a blind version scanned clean of some names
     <cache>/templates-v1/<key[:2]>/<key>.json        a compiled template: its blob's sha256, signed
     <cache>/templates-v1/<key[:2]>/<key>.blob        Jinja2's bytecode of that template
+    <cache>/past-v1/<key[:2]>/<key>.json             what a published version's site.json yields
+    <cache>/past-v1/<key[:2]>/<key>.blob             (``past.Past``): signed like a template entry
 
 A **scan entry** records that the blind scan (``blind_scan``) found none of a set of revealed names
 in a published blind version: keyed by sha256 over the names, the generator's digest and every

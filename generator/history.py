@@ -8,7 +8,9 @@ afterwards, and a rebuild of the same version in the same site says the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import Field
@@ -58,7 +60,12 @@ def _primary(bench: BenchmarkReport) -> Ranking | None:
     return next((r for r in bench.rankings if r.id == bench.headline.ranking), None)
 
 
-def _points(version: str, report: SiteReport) -> dict[tuple[str, str, str], Point]:
+PointKey = tuple[str, str, str]
+"""(benchmark, ranking, subject)."""
+
+
+def report_points(version: str, report: SiteReport) -> dict[PointKey, Point]:
+    """Each subject's primary figure in one version's report."""
     found = {}
     for bench in report.benchmarks:
         ranking = _primary(bench)
@@ -72,21 +79,37 @@ def _points(version: str, report: SiteReport) -> dict[tuple[str, str, str], Poin
     return found
 
 
-def site_history(report: SiteReport, earlier: Iterable[tuple[str, SiteReport | None]]) -> History:
-    """``report``'s history from ``earlier`` (version, its site.json read through the report model,
-    or None when it could not be: that version adds no point and is not comparable), oldest first.
-    Each earlier report is reduced to its points as it comes, and only the last one is kept whole
-    (for the changes since it): ``write.earlier_reports`` reads them one at a time, so a site's
-    hundredth version holds no more reports in memory than its second."""
-    past: list[dict[tuple[str, str, str], Point]] = []
-    last: tuple[str, SiteReport | None] | None = None
-    for version, data in earlier:
-        past.append(_points(version, data) if data is not None else {})
-        last = version, data
+@dataclass(frozen=True)
+class EarlierVersion:
+    """A version published before, as its history is read: its points and, for the last one only,
+    its whole report (each read when asked: ``past.Past`` derives them once per content)."""
+
+    version: str
+    points: Callable[[], dict[PointKey, Point]]
+    report: Callable[[], SiteReport | None]
+    """None when its site.json cannot be read as a report of this format."""
+    folder: Path | None = None
+    """Where it is published (or staged); None for one held in memory only."""
+
+    @classmethod
+    def held(cls, version: str, report: SiteReport | None) -> EarlierVersion:
+        """A version whose report is already in memory (None: it could not be read)."""
+        points = report_points(version, report) if report is not None else {}
+        return cls(version, lambda: points, lambda: report)
+
+
+def site_history(report: SiteReport, earlier: Iterable[EarlierVersion]) -> History:
+    """``report``'s history from the versions published before it, oldest first. Each earlier version
+    gives its points, and only the last one its whole report (for the changes since it): a site's
+    hundredth version reads no more reports than its second."""
+    past: list[dict[PointKey, Point]] = []
+    last: EarlierVersion | None = None
+    for version in earlier:
+        past.append(version.points())
+        last = version
     if last is None:
         return NO_HISTORY
-    previous, before = last
-    changes = version_changes(report.site_version, previous, before, report)
+    changes = version_changes(report.site_version, last.version, last.report(), report)
     series = []
     for bench in report.benchmarks:
         ranking = _primary(bench)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
-    from generator.report import SiteReport
     from generator.siteconfig import SiteLook
 
 
@@ -42,10 +41,10 @@ def stamp(record: Path) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
 
-def summary(report: SiteReport | None, record: dict[str, Any]) -> str:
-    """The version in one line: the benchmarks of its build record, with their run counts when its
-    report can be read (None: it cannot)."""
-    runs = {bench.id: bench.run_count for bench in report.benchmarks} if report is not None else {}
+def summary(runs: dict[str, int] | None, record: dict[str, Any]) -> str:
+    """The version in one line: the benchmarks of its build record, with their run counts (``runs``,
+    by benchmark) when its report can be read (None: it cannot)."""
+    runs = runs or {}
     parts = []
     for bench in record.get("benchmarks") or []:
         count = runs.get(bench.get("id"))

@@ -19,6 +19,7 @@ import stat
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,8 @@ from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
     from generator.changes import VersionChanges
-    from generator.report import SiteReport
+    from generator.history import EarlierVersion
+    from generator.past import Past
 
 TEMP_PREFIX = ".benchsite-tmp-"
 LOCK_NAME = ".benchsite.lock"
@@ -351,46 +353,39 @@ def _record(folder: Path) -> dict[str, Any]:
         }
 
 
-def _site_report(folder: Path) -> SiteReport | None:
-    """A version's report read through its model; None when it cannot be read or is not a report of
-    this format (damaged, or from another generator): then it is not comparable."""
-    from generator.report import SiteReport
-
-    try:
-        return SiteReport.model_validate_json((folder / "data" / "site.json").read_bytes())
-    except (OSError, ValueError):
-        return None
-
-
 def earlier_reports(
-    out: Path, version: str, staged: tuple[str, Path] | None = None, cited: tuple[str, ...] = ()
-) -> Iterator[tuple[str, SiteReport | None]]:
+    out: Path,
+    version: str,
+    staged: tuple[str, Path] | None = None,
+    cited: tuple[str, ...] = (),
+    past: Past | None = None,
+) -> list[EarlierVersion]:
     """The versions ``out`` published before ``version`` (all of them when it is new), then a version
-    this build staged to publish first (``staged``: its name and folder), oldest first, each with
-    its report read through the model, or None when it cannot be read as a report of this format. A published
-    version ``version`` cites (a reveal's blind version) counts even when the site's record lacks it
-    (a build killed before its index switch), as publishing will list it. Each report is read when
-    it is reached, so a caller that keeps no more than it needs holds one at a time (the versions
-    are listed first: what the site's record says when this is called)."""
+    this build staged to publish first (``staged``: its name and folder), oldest first, as the history
+    reads them: each one's points and report derived when asked, once per content (``past``). A
+    published version ``version`` cites (a reveal's blind version) counts even when the site's record
+    lacks it (a build killed before its index switch), as publishing will list it. The versions are
+    listed now (what the site's record says when this is called); nothing is read until asked."""
+    from generator.history import EarlierVersion
+    from generator.past import Past
+
+    past = past or Past()
     recorded = _versions(out, [], tuple(v for v in cited if v != version and (out / v).is_dir()))
     order = recorded[: recorded.index(version)] if version in recorded else recorded
     folders = [(v, out / v) for v in order]
     if staged is not None and staged[0] not in order:
         folders.append(staged)
-    return ((v, _site_report(folder)) for v, folder in folders)
+    points, report = past.points, past.report
+    return [EarlierVersion(v, partial(points, v, f), partial(report, f), f) for v, f in folders]
 
 
-def _changes(folders: dict[str, Path], order: list[str]) -> list[VersionChanges]:
-    """Each version against the one published before it, oldest first; one report read at a time."""
-    from generator.changes import version_changes
-
-    result, before = [], None
-    for i, version in enumerate(order):
-        after = _site_report(folders[version])
-        previous = order[i - 1] if i else None
-        result.append(version_changes(version, previous, before, after))
-        before = after
-    return result
+def _changes(folders: dict[str, Path], order: list[str], past: Past) -> list[VersionChanges]:
+    """Each version against the one published before it, oldest first (``past``: once per content)."""
+    previous: list[str | None] = [None, *order[:-1]]
+    return [
+        past.changes(version, before, folders[before] if before is not None else None, folders[version])
+        for version, before in zip(order, previous, strict=True)
+    ]
 
 
 INDEX_FILES = ("404.html", "index.html", VERSIONS)
@@ -404,7 +399,7 @@ def index_files(look: SiteLook) -> tuple[str, ...]:
 
 
 def _online_files(
-    look: SiteLook, order: list[str], folders: dict[str, Path], changes: list[VersionChanges]
+    look: SiteLook, order: list[str], folders: dict[str, Path], changes: list[VersionChanges], past: Past
 ) -> dict[str, bytes]:
     """``sitemap.xml`` and ``feed.xml`` of a site with a base URL (nothing without one)."""
     if look.base_url is None:
@@ -418,7 +413,7 @@ def _online_files(
             version=v,
             url=look.absolute(f"{v}/index.html"),
             updated=stamp(folders[v] / BUILD_RECORD),
-            summary=summary(_site_report(folders[v]), records[v]),
+            summary=summary(past.run_counts(folders[v]), records[v]),
             changes=changed(c),
         )
         for v, c in zip(reversed(order), reversed(changes), strict=True)
@@ -442,34 +437,37 @@ def _stage_index(
     added: list[tuple[str, Path]],
     confirmed: tuple[str, ...] = (),
     look: SiteLook | None = None,
+    past: Past | None = None,
 ) -> list[tuple[Path, Path]]:
     """Render the site-level files into temporary files beside them, before anything is published.
 
     ``pages`` renders the HTML ones; ``added`` are the versions about to be published, in order
     (their staged folders); ``confirmed`` are existing versions this build found identical (listed
     if the site lacks them). A failure here (a full disk) leaves the site untouched; what remains is
-    renames, which need no space.
+    renames, which need no space. ``past`` derives each version's changes and badges once per content.
     """
     from generator.changes import VersionsIndex
+    from generator.past import Past
 
     look = look or SiteLook()
+    past = past or Past()
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
-    changes = _changes(folders, order)
+    changes = _changes(folders, order, past)
     entries = [
         {"version": v, "record": _record(folders[v]), "changes": c}
         for v, c in zip(reversed(order), reversed(changes), strict=True)
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
     data = {
-        **_online_files(look, order, folders, changes),
+        **_online_files(look, order, folders, changes, past),
         **pages(entries, order[-1] if order else None, look),
         VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
     }
     parent, prefix = temp_prefix(out)
     staged: list[tuple[Path, Path]] = []
     try:
-        staged.append(_stage_badges(out, folders[order[-1]] if order else None))
+        staged.append(_stage_badges(out, folders[order[-1]] if order else None, past))
         for file in index_files(look):
             temp = parent / f"{prefix}{file}"
             staged.append((temp, out / file))
@@ -485,15 +483,12 @@ BADGES = "badges"
 """``site/badges/<benchmark>/<subject>.svg``: the latest version's badges, at a stable address."""
 
 
-def _stage_badges(out: Path, latest: Path | None) -> tuple[Path, Path]:
+def _stage_badges(out: Path, latest: Path | None, past: Past) -> tuple[Path, Path]:
     """The badges of the latest version (``latest``, its folder), written into a temporary folder."""
-    from generator.badges import render_badges
-
     temp = out / f"{TEMP_PREFIX}{BADGES}"
     shutil.rmtree(temp, ignore_errors=True)
     temp.mkdir()
-    report = _site_report(latest) if latest is not None else None
-    for rel, data in sorted(render_badges(report).items()):
+    for rel, data in sorted((past.badges(latest) if latest is not None else {}).items()):
         (temp / rel).parent.mkdir(parents=True, exist_ok=True)
         _write_new(temp / rel, data)
     return temp, out / BADGES
@@ -589,9 +584,16 @@ class SiteWriter:
     """Holds the site's lock while versions are staged and published; cleans up after any failure."""
 
     def __init__(
-        self, out: Path, pages: IndexPages, index: IndexRecord | None = None, look: SiteLook | None = None
+        self,
+        out: Path,
+        pages: IndexPages,
+        index: IndexRecord | None = None,
+        look: SiteLook | None = None,
+        past: Past | None = None,
     ) -> None:
         self.out = out
+        self.past = past
+        """What the versions' reports yield, derived once per content (None: this build's memory only)."""
         self.pages = pages
         """Renders the site-level pages (``IndexPages``)."""
         self.index = index
@@ -653,7 +655,7 @@ class SiteWriter:
         order = _versions(self.out, [], confirmed)
         if self.index is not None and self.index.holds(self.out, index_digest(self.out, order, self.look)):
             return
-        _switch_index(_stage_index(self.out, self.pages, [], confirmed, self.look))
+        _switch_index(_stage_index(self.out, self.pages, [], confirmed, self.look, self.past))
         self._note_index()
 
     def _note_index(self) -> None:
@@ -681,7 +683,7 @@ class SiteWriter:
             else:
                 fresh.append((version, stage))
         added = [(version, stage.folder) for version, stage in fresh]
-        staged = _stage_index(self.out, self.pages, added, tuple(same), self.look)
+        staged = _stage_index(self.out, self.pages, added, tuple(same), self.look, self.past)
         try:
             for version, stage in fresh:
                 stage.folder.rename(self.out / version)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from jinja2 import DictLoader, Environment
 
+from generator import past
 from generator.cache import FORMAT, Pages, RunCache, RunHit
 from generator.families.points.family import PointsPart
 from generator.families.points.report import PointsRunSummary
@@ -79,6 +80,38 @@ def test_one_changed_run_is_the_only_one_scored_again(scaled: Path, tmp_path: Pa
     fresh = same_site_without(tmp_path / "site", version, tmp_path / "fresh")
     build(runs, fresh, "--no-cache")
     assert snapshot(tmp_path / "site" / version) == snapshot(fresh / version)
+
+
+@pytest.mark.slow
+def test_a_new_version_reads_back_one_earlier_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a build derives from the versions published before it (history points, what changed,
+    badges) is kept by their site.json's sha256: a new version reads back only the report of the
+    version before it (for what changed since), however many versions the site holds, and its
+    site-level files are a fresh build's."""
+    runs = tmp_path / "runs"
+    make_corpus.make(runs, RUNS, ROWS, seed=11)
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    build(runs, site, "--cache", cache)  # the blind version, then the revealed one
+    reads: list[str] = []
+    read_report = past.read_report
+    monkeypatch.setattr(past, "read_report", lambda folder: reads.append(folder.name) or read_report(folder))
+    versions = []
+    for round_ in range(3):
+        benchmark.change_one_run(runs, round_)
+        reads.clear()
+        output = build(runs, site, "--cache", cache)
+        versions.append(output.split("\n", 1)[0].rsplit("/", 1)[1])
+        previous = json.loads((site / "versions.json").read_bytes())["versions"][-2]
+        assert reads == [previous], (round_, reads)
+    monkeypatch.undo()
+    fresh = same_site_without(site, versions[-1], tmp_path / "fresh")
+    build(runs, fresh, "--no-cache")
+    top = ("index.html", "404.html", "versions.json")
+    assert {name: (site / name).read_bytes() for name in top} == {
+        name: (fresh / name).read_bytes() for name in top
+    }
+    assert snapshot(site / "badges") == snapshot(fresh / "badges")
+    assert snapshot(site / versions[-1]) == snapshot(fresh / versions[-1])
 
 
 def same_site_without(site: Path, version: str, copy: Path) -> Path:

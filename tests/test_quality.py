@@ -36,7 +36,7 @@ STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("click", "scipy", "generator.score", "generator.workers", "generator.write"),
     ),
     "write": (
-        ("generator.write",),
+        ("generator.write", "generator.past"),
         (*PRESENTATION, "generator.render", "generator.charts", "generator.mkdocs_export", "generator.score"),
     ),
 }

@@ -4,15 +4,12 @@ published, read from the earlier versions' ``data/site.json`` (here, the golden 
 from __future__ import annotations
 
 import copy
-import gc
 import json
 import shutil
-import weakref
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from generator.history import NO_HISTORY, History, Point, Series, site_history
+from generator.history import NO_HISTORY, EarlierVersion, History, Point, Series, site_history
 from generator.report import SiteReport
 from generator.write import earlier_reports
 from tests.conftest import ROOT
@@ -39,7 +36,8 @@ def test_each_subject_gets_its_earlier_point_then_this_versions() -> None:
     before = copy.deepcopy(BEFORE)
     row = primary_rows(before, "agent-dx")[0]
     row.update(estimate=0.25, numerator=3, denominator=12)
-    history = site_history(REPORT, [(EARLIER, SiteReport.model_validate_json(json.dumps(before)))])
+    earlier = EarlierVersion.held(EARLIER, SiteReport.model_validate_json(json.dumps(before)))
+    history = site_history(REPORT, [earlier])
     assert history.changes is not None
     assert (history.changes.version, history.changes.previous) == (LATER, EARLIER)
     series = next(s for s in history.series if s.benchmark == "agent-dx" and s.subject == row["subject"])
@@ -50,7 +48,7 @@ def test_each_subject_gets_its_earlier_point_then_this_versions() -> None:
 
 
 def test_an_unreadable_or_other_format_version_adds_no_point_and_is_not_comparable() -> None:
-    history = site_history(REPORT, [(EARLIER, None)])  # its site.json did not validate as a report
+    history = site_history(REPORT, [EarlierVersion.held(EARLIER, None)])  # site.json not a report
     assert history.series and all(len(s.points) == 1 for s in history.series)
     assert all(s.points[0].version == LATER for s in history.series)
     assert history.changes is not None and not history.changes.comparable
@@ -74,24 +72,30 @@ def test_trends_keep_a_benchmarks_subjects_with_at_least_two_points() -> None:
     assert history.trends("c") == ()
 
 
-def test_earlier_reports_are_read_one_at_a_time_and_only_the_last_is_kept() -> None:
-    """A site's tenth version must not hold nine reports in memory: each earlier report is reduced
-    to its points as it is read (``write.earlier_reports`` yields them lazily)."""
-    alive: list[weakref.ref[SiteReport]] = []
+def test_only_the_last_earlier_version_is_read_whole() -> None:
+    """A site's tenth version must not read nine reports: each earlier version gives its points
+    (derived once per content, ``past.Past``), and only the last one its whole report, for the
+    changes since it."""
+    asked: list[str] = []
+    before = SiteReport.model_validate_json(json.dumps(BEFORE))
+    points = EarlierVersion.held("v", before).points()
 
-    def earlier() -> Iterator[tuple[str, SiteReport | None]]:
-        for n in range(5):
-            assert sum(ref() is not None for ref in alive) <= 1, f"before version {n}: more than one kept"
-            report = SiteReport.model_validate_json(json.dumps(BEFORE))
-            alive.append(weakref.ref(report))
-            yield f"v{n}", report
-            del report
+    def version(n: int) -> EarlierVersion:
+        def report() -> SiteReport:
+            asked.append(f"v{n}")
+            return before
 
-    history = site_history(REPORT, earlier())
+        return EarlierVersion(
+            f"v{n}", lambda: {k: p.model_copy(update={"version": f"v{n}"}) for k, p in points.items()}, report
+        )
+
+    history = site_history(REPORT, [version(n) for n in range(5)])
+    assert asked == ["v4"]
     assert history.changes is not None and history.changes.previous == "v4"
-    assert all(len(s.points) == 6 for s in history.series if s.benchmark == "agent-dx")
-    gc.collect()
-    assert all(ref() is None for ref in alive)
+    agent_dx = [s for s in history.series if s.benchmark == "agent-dx"]
+    assert agent_dx and all(
+        [p.version for p in s.points] == ["v0", "v1", "v2", "v3", "v4", LATER] for s in agent_dx
+    )
 
 
 def test_earlier_reports_lists_the_versions_first_and_reads_each_when_reached(tmp_path: Path) -> None:
@@ -99,4 +103,5 @@ def test_earlier_reports_lists_the_versions_first_and_reads_each_when_reached(tm
     shutil.copytree(GOLDEN, out)
     found = earlier_reports(out, "sha-new")
     (out / EARLIER / "data" / "site.json").write_text("{}")  # read after the call: not a report
-    assert [(v, r is None) for v, r in found] == [(EARLIER, True), (LATER, False)]
+    assert [(e.version, e.report() is None) for e in found] == [(EARLIER, True), (LATER, False)]
+    assert [e.points() == {} for e in found] == [True, False]

@@ -39,7 +39,7 @@ def test_summary_is_the_benchmarks_with_their_run_counts() -> None:
     report = SiteReport.model_validate_json((GOLDEN / "data" / "site.json").read_bytes())
     counts = {bench.id: bench.run_count for bench in report.benchmarks}
     record = {"benchmarks": [{"id": "agent-dx", "title": "Agent DX"}, {"id": "gone", "title": "Gone"}]}
-    assert summary(report, record) == f"2 benchmark(s): Agent DX ({counts['agent-dx']} runs); Gone"
+    assert summary(counts, record) == f"2 benchmark(s): Agent DX ({counts['agent-dx']} runs); Gone"
     assert summary(None, record) == "2 benchmark(s): Agent DX; Gone"
     assert summary(None, {"benchmarks": []}) == "No benchmarks."
 
