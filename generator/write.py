@@ -184,6 +184,8 @@ class Staging:
         self.linked = 0
         """Files linked to the shared version rather than written."""
         self._folded: dict[str, str] = {}
+        self._made: set[Path] = {folder}
+        """Folders of the stage made so far (a version of 10,000 runs has a few dozen)."""
         folder.mkdir()
 
     def add(self, path: str, data: bytes) -> None:
@@ -198,7 +200,9 @@ class Staging:
         self._folded[folded] = path
         self.paths.add(path)
         target = self.folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in self._made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._made.update((target.parent, *target.parent.parents))
         if not self._link(path, target, data):
             target.write_bytes(data)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -212,7 +213,8 @@ OWN_LIMITATIONS = (
 )
 
 
-FRACTION = r"^-?[0-9]+/[0-9]+$"
+FRACTION = r"^-?[0-9]+/[1-9][0-9]*$"
+"""A share's exact sum: an integer over a positive integer."""
 
 
 class PointsPart(Model):
@@ -234,22 +236,49 @@ class SubjectTally:
 
     runs: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    sums: dict[str, Fraction] = field(default_factory=lambda: defaultdict(Fraction))
+    terms: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Each sum as (numerator, denominator), unreduced: adding a run's share costs a few integer
+    operations (``math.lcm`` of the two denominators, powers of two in practice), not a Fraction's
+    parse and gcd; ``sums`` reduces them once."""
     ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
 
     def merge(self, part: PointsPart) -> None:
         for outcome, n in part.counts.items():
             self.counts[outcome] += n
+        terms = self.terms
         for key, text in part.sums.items():
-            self.sums[key] += Fraction(text)
+            numerator, denominator = _ratio(text)
+            if key in terms:
+                held, common = terms[key]
+                if common != denominator:
+                    lcm = math.lcm(common, denominator)
+                    held, numerator, common = held * (lcm // common), numerator * (lcm // denominator), lcm
+                terms[key] = (held + numerator, common)
+            else:
+                terms[key] = (numerator, denominator)
         for key, n in part.ns.items():
             self.ns[key] += n
         self.disagreements += len(part.disagreements)
 
+    @property
+    def sums(self) -> dict[str, Fraction]:
+        """Each key's exact sum (zero for a key no run had)."""
+        return defaultdict(Fraction, {key: Fraction(n, d) for key, (n, d) in self.terms.items()})
+
+    def sum(self, key: str) -> Fraction:
+        n, d = self.terms.get(key, (0, 1))
+        return Fraction(n, d)
+
     def mean(self, key: str) -> Mean:
         n = self.ns[key]
-        return Mean(value=float(self.sums[key] / n) if n else None, n=n)
+        return Mean(value=float(self.sum(key) / n) if n else None, n=n)
+
+
+def _ratio(text: str) -> tuple[int, int]:
+    """A share's exact sum, written ``n/d`` with d > 0 (``FRACTION``), as integers."""
+    numerator, _, denominator = text.partition("/")
+    return int(numerator), int(denominator)
 
 
 def exact_sum(values: list[float]) -> Fraction:
@@ -444,7 +473,7 @@ def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[
         subject, t = item
         valid = sum(n for outcome, n in t.counts.items() if outcome != "Invalid")
         ready = Fraction(t.counts["Ready"], valid) if valid else Fraction(-1)
-        det = t.sums["deterministic"] / t.ns["deterministic"] if t.ns["deterministic"] else Fraction(-1)
+        det = t.sum("deterministic") / t.ns["deterministic"] if t.ns["deterministic"] else Fraction(-1)
         return (-ready, -det, subject)
 
     rows = []
