@@ -70,11 +70,12 @@ from __future__ import annotations
 import contextlib
 import html
 import json
+import os
 import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
-from functools import cache
+from functools import cache, partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -468,6 +469,23 @@ def find_revealed(
 
 
 def folder_files(folder: Path, prefix: str = "") -> list[tuple[str, Callable[[], bytes]]]:
-    """Every regular file below ``folder``, named ``prefix`` + its relative path, sorted."""
-    paths = sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
-    return [(prefix + p.relative_to(folder).as_posix(), p.read_bytes) for p in paths]
+    """Every regular file below ``folder`` (no link followed), named ``prefix`` + its relative path, in
+    the order of their paths' parts (as sorted ``Path``s), each with a reader of its bytes. Listed
+    with ``os.scandir``, whose entries know their type: a published version of 10,000 runs has
+    20,000 files, and a ``Path`` and a ``stat`` per file cost a second."""
+    found = sorted(_regular_files(folder, ()))
+    return [(prefix + "/".join(parts), partial(_read, path)) for parts, path in found]
+
+
+def _regular_files(folder: Path, parts: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(path parts below ``folder``, path) of each regular file, recursively; links are not followed."""
+    with os.scandir(folder.joinpath(*parts)) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _regular_files(folder, (*parts, entry.name))
+            elif entry.is_file(follow_symlinks=False):
+                yield (*parts, entry.name), entry.path
+
+
+def _read(path: str) -> bytes:
+    return Path(path).read_bytes()

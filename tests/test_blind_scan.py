@@ -257,3 +257,30 @@ def test_the_scan_in_parts_answers_what_one_scan_in_order_answers(
     one = find_revealed(files, names)
     assert build._find_revealed_in_workers(files, names, workers=2, locks=()) == one
     assert one == (None if not hits else (f"b/runs/r{min(hits):02d}.html", "acme labs"))
+
+
+def test_a_published_versions_files_are_listed_in_path_order_without_links(tmp_path: Path) -> None:
+    """``folder_files`` lists what a scan reads: every regular file, in the order of sorted ``Path``s
+    (part by part: ``a/b`` before ``a-c``, unlike a string sort), never through a link."""
+    from generator.blind_scan import folder_files
+
+    version = tmp_path / "v1"
+    for rel in ("a/b/deep.html", "a-c.html", "a/z.json", "index.html", "data/site.json"):
+        (version / rel).parent.mkdir(parents=True, exist_ok=True)
+        (version / rel).write_text(rel)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.html").write_text("secret")
+    (version / "linked").symlink_to(outside, target_is_directory=True)
+    (version / "link.html").symlink_to(outside / "secret.html")
+    found = folder_files(version, "v1/")
+    expected = sorted(p for p in version.rglob("*") if p.is_file() and not p.is_symlink())
+    assert [rel for rel, _ in found] == ["v1/" + p.relative_to(version).as_posix() for p in expected]
+    assert [rel for rel, _ in found] == [
+        "v1/a/b/deep.html",
+        "v1/a/z.json",
+        "v1/a-c.html",
+        "v1/data/site.json",
+        "v1/index.html",
+    ]
+    assert [read() for _, read in found] == [rel.removeprefix("v1/").encode() for rel, _ in found]
