@@ -13,6 +13,7 @@ import os
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from generator.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK
 
@@ -23,6 +24,19 @@ and reading them costs memory many times their size."""
 
 _CHUNK = 1 << 20
 _FLAGS = os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC | BINARY
+
+
+class Stored(Protocol):
+    """A file known by the sha256 and size of its bytes, read on demand and checked when read (a file
+    the run cache keeps: ``cache.Kept``)."""
+
+    @property
+    def sha256(self) -> str: ...
+
+    @property
+    def size(self) -> int: ...
+
+    def read(self) -> bytes: ...
 
 
 class ReadFailure(Exception):

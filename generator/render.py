@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jinja2 import BytecodeCache, Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.bccache import Bucket
@@ -38,6 +38,7 @@ from generator.canon import canonical_json
 from generator.charts import forest, grid, trend
 from generator.families.base import RunView
 from generator.families.registry import FAMILIES
+from generator.files import Stored
 from generator.history import NO_HISTORY, History
 from generator.identity import generator_digest, templates_dir
 from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
@@ -49,6 +50,9 @@ from generator.single import ON_PAGE, Anchors, standalone
 from generator.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.syndication import FeedEntry
 from generator.units import basis_points, duration_ms, percent, percent_of, plain_method, points, usd_micros
+
+if TYPE_CHECKING:
+    from generator.score import RunFiles
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -312,6 +316,10 @@ class Sink(Protocol):
 
     def add(self, path: str, data: bytes) -> None: ...
 
+    def add_stored(self, path: str, stored: Stored) -> None:
+        """A file whose bytes are known by their sha256 (``write.Staging`` may link an equal file)."""
+        ...
+
 
 class DetailSource(Protocol):
     """Per-run detail JSON spooled by the score stage, read back one run at a time."""
@@ -323,6 +331,10 @@ class RunSource(DetailSource, Protocol):
     """Also each run's pages, rendered while it was scored, and where each row of a paged run is."""
 
     def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]: ...
+
+    def run_files(self, bench: str, run: str) -> RunFiles:
+        """A run's rows and pages as the version gets them: bytes, or a file the run cache keeps."""
+        ...
 
 
 class Pages:
@@ -336,6 +348,14 @@ class Pages:
     def add(self, path: str, data: bytes) -> None:
         self.sink.add(path, data)
         self.digests[path] = hashlib.sha256(data).hexdigest()
+
+    def add_file(self, path: str, file: bytes | Stored) -> None:
+        """Bytes, or a stored file whose sha256 the sink checks when it takes it (not hashed again)."""
+        if isinstance(file, bytes):
+            self.add(path, file)
+        else:
+            self.sink.add_stored(path, file)
+            self.digests[path] = file.sha256
 
     def html(self, path: str, template: str, **context: Any) -> str:
         page = render_html(path, template, **context)
@@ -381,11 +401,11 @@ def render_site(
         pages.html(f"{base}/methodology.html", f"{family}/methodology.html", **ctx)
         located: dict[tuple[str, str], str] = {}
         for summary in bench.section.runs:
-            pages.add(f"data/runs/{bench.id}/{summary.id}.json", details.get(bench.id, summary.id))
-            run_pages_, run_located = details.run_pages(bench.id, summary.id)
-            for path, data in run_pages_:
-                pages.add(path, data)
-            located.update(((summary.id, row_id), path) for row_id, path in run_located.items())
+            files = details.run_files(bench.id, summary.id)
+            pages.add_file(f"data/runs/{bench.id}/{summary.id}.json", files.rows)
+            for path, data in files.pages:
+                pages.add_file(path, data)
+            located.update(((summary.id, row_id), path) for row_id, path in files.located.items())
             progress.advance()
         pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         parts.append((bench, located))

@@ -8,7 +8,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ from generator.cluster import on_cluster
 from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
 from generator.families.base import AnyFamily, BenchmarkContext, Finished, RunStatus, RunView
 from generator.families.registry import FAMILIES
+from generator.files import Stored
 from generator.inputs import (
     BenchmarkLayout,
     FolderReads,
@@ -48,6 +49,16 @@ from generator.workers import (
 )
 
 DECLARATION = "benchmark.json"
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """One run's files in a version: its rows (``data/runs/…``) and its pages (site path and bytes, or
+    a file the run cache keeps), and for a paged run the page of every row id."""
+
+    rows: bytes | Stored
+    pages: Sequence[tuple[str, bytes | Stored]]
+    located: dict[str, str]
 
 
 class Details:
@@ -134,6 +145,14 @@ class Details:
         self._write(folder / "index.json", compact_json(index).encode("utf-8"))
         for number, (_, data) in enumerate(pages, start=1):
             self._write(folder / f"page-{number}.html", data)
+
+    def run_files(self, bench: str, run: str) -> RunFiles:
+        """A run's files as its version gets them: what the run cache keeps as kept files (the writer
+        links them to an equal file of the last version without reading them), the rest as bytes."""
+        rows = self._rows.get((bench, run))
+        kept = self._pages.get((bench, run))
+        pages, located = (list(kept.kept), kept.located) if kept is not None else self.run_pages(bench, run)
+        return RunFiles(rows or self.get(bench, run), pages, located)
 
     def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]:
         kept = self._pages.get((bench, run))

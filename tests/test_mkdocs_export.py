@@ -17,6 +17,7 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from generator.errors import OutputError
+from generator.files import Stored
 from generator.mkdocs_export import inert, render_mkdocs
 from generator.report import SiteReport
 from generator.score import score_inputs
@@ -41,6 +42,9 @@ class DictSink:
     def add(self, path: str, data: bytes) -> None:
         assert path not in self.files, f"written twice: {path}"
         self.files[path] = data
+
+    def add_stored(self, path: str, stored: Stored) -> None:
+        self.add(path, stored.read())
 
 
 class NoDetails:

@@ -1,0 +1,102 @@
+"""Unit tests of ``write.Staging``: a new version's files linked to the last version's where their
+bytes are equal, written otherwise; a stored file (``cache.Kept``) is not even read when linked."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from generator.cache import Kept
+from generator.write import Staging
+
+OLD = b"<p>the same page</p>\n"
+
+
+@dataclass
+class Counted:
+    """A stored file that counts its reads (``read`` is what a cache file costs)."""
+
+    data: bytes
+    reads: list[int] = field(default_factory=list)
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def read(self) -> bytes:
+        self.reads.append(1)
+        return self.data
+
+
+@pytest.fixture
+def shared(tmp_path: Path) -> Path:
+    folder = tmp_path / "v1"
+    (folder / "runs").mkdir(parents=True)
+    (folder / "runs" / "a.html").write_bytes(OLD)
+    return folder
+
+
+def test_a_stored_file_equal_to_the_last_versions_is_linked_unread(shared: Path, tmp_path: Path) -> None:
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(OLD)
+    stage.add_stored("runs/a.html", stored)
+    assert (stage.folder / "runs" / "a.html").samefile(shared / "runs" / "a.html")
+    assert stored.reads == [] and stage.linked == 1 and stage.paths == {"runs/a.html"}
+
+
+@pytest.mark.parametrize(
+    "new",
+    [b"<p>the same size</p>\n!", b"<p>the sane page</p>\n", b"longer: " + OLD],
+    ids=["size", "bytes", "len"],
+)
+def test_a_stored_file_that_differs_is_read_and_written(shared: Path, tmp_path: Path, new: bytes) -> None:
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(new)
+    stage.add_stored("runs/a.html", stored)
+    written = stage.folder / "runs" / "a.html"
+    assert written.read_bytes() == new and not written.samefile(shared / "runs" / "a.html")
+    assert stored.reads == [1] and stage.linked == 0
+
+
+def test_without_a_shared_version_or_file_a_stored_file_is_read(shared: Path, tmp_path: Path) -> None:
+    alone = Staging(tmp_path / "alone")
+    alone.add_stored("runs/a.html", Counted(OLD))
+    assert (alone.folder / "runs" / "a.html").read_bytes() == OLD and alone.linked == 0
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(OLD)
+    stage.add_stored("runs/b.html", stored)  # the last version has no such file
+    assert stored.reads == [1] and stage.linked == 0
+
+
+def test_a_linked_shared_file_must_be_a_regular_file(shared: Path, tmp_path: Path) -> None:
+    (shared / "runs" / "a.html").unlink()
+    (shared / "runs" / "a.html").symlink_to(tmp_path / "elsewhere.html")
+    (tmp_path / "elsewhere.html").write_bytes(OLD)
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(OLD)
+    stage.add_stored("runs/a.html", stored)
+    written = stage.folder / "runs" / "a.html"
+    assert not written.is_symlink() and written.read_bytes() == OLD and stored.reads == [1]
+
+
+def test_a_kept_cache_file_is_checked_when_it_must_be_read(shared: Path, tmp_path: Path) -> None:
+    """The run cache's file is read (and checked against its sha256) only when nothing equal can be
+    linked: a cache file changed since it was loaded then stops the build, naming it."""
+    from generator.errors import OutputError
+
+    kept_file = tmp_path / "kept.html"
+    kept_file.write_bytes(b"changed since it was loaded")
+    kept = Kept(kept_file, hashlib.sha256(OLD).hexdigest(), len(OLD))
+    stage = Staging(tmp_path / "stage", shared)
+    stage.add_stored("runs/a.html", kept)  # equal to the last version's: linked, the cache not read
+    assert stage.linked == 1
+    alone = Staging(tmp_path / "alone")
+    with pytest.raises(OutputError, match="no longer holds the bytes it was loaded with"):
+        alone.add_stored("runs/a.html", kept)
