@@ -588,16 +588,20 @@ class IndexRecord:
             pass
 
 
-def index_digest(out: Path, order: list[str], look: SiteLook | None = None) -> str:
+def index_digest(out: Path, order: list[str], look: SiteLook | None = None, past: Past | None = None) -> str:
     """What the site-level files are derived from: the generator, the site's look, the versions in
-    published order, and each one's build record and report."""
+    published order, and each one's build record and report (each report's sha256 as ``past`` holds
+    it when it has hashed it in this build: a site of many versions is not hashed twice)."""
     from generator.identity import generator_digest
 
     lines = [generator_digest(), (look or SiteLook()).digest()]
     for version in order:
         folder = out / version / "data"
         try:
-            record, report = _sha256(folder / "build.json"), _sha256(folder / "site.json")
+            record = _sha256(folder / "build.json")
+            report = (past.digest(out / version) if past is not None else None) or _sha256(
+                folder / "site.json"
+            )
         except (OSError, ReadFailure):
             record = report = "unreadable"
         lines.append(f"{version} {record} {report}")
@@ -684,7 +688,7 @@ class SiteWriter:
 
     def _note_index(self) -> None:
         if self.index is not None:
-            digest = index_digest(self.out, _recorded(self.out), self.look)
+            digest = index_digest(self.out, _recorded(self.out), self.look, self.past)
             self.index.keep(self.out, digest, index_files(self.look))
 
     def publish(self, version: str, stage: Staging) -> Published:
