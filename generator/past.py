@@ -17,7 +17,8 @@ the version names involved and the generator's digest, and kept
 
 A version this build renders is remembered from its report in memory (:meth:`Past.remember`), so
 publishing it reads no report back. A site.json that cannot be read as a report of this format
-derives nothing (not comparable, no points, no badges), as before, and that is not kept.
+yields no points, badges or run counts (nothing is kept for it, so it is read again next time, as
+before) and changes that say "not comparable" (kept: the same bytes always say so).
 """
 
 from __future__ import annotations
