@@ -1,8 +1,8 @@
 """Badges: one small SVG per subject and benchmark (rank band and primary figure, shields-style) for a
 README, at the stable address ``site/badges/<benchmark>/<subject>.svg``, always the latest version's.
 
-Drawn from a version's report read through its model (``write._site_report``); no template, the
-same bytes for the same figures.
+Drawn from a version's report (``past.Past.badges``: read through its model once per content, or
+the one a build just rendered); no template, the same bytes for the same figures.
 """
 
 from __future__ import annotations
