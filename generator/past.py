@@ -160,18 +160,16 @@ class Past:
         if previous is None or before is None:
             return version_changes(version, None, None, None)
         old, new = self.digest(before), self.digest(after)
+        if old is None or new is None:  # a site.json that cannot be read: not comparable, not kept
+            return version_changes(version, previous, None, None)
 
         def derive() -> VersionChanges:
-            report = self.report(before) if old is not None else None
-            if report is None:
-                return version_changes(version, previous, None, None)
-            return version_changes(version, previous, report, self.report(after) if new else None)
+            earlier = self.report(before)
+            later = self.report(after) if earlier is not None else None  # both whole, as before
+            return version_changes(version, previous, earlier, later)
 
-        key = self._key("changes", version, previous, old, new)
-        if old is None or new is None:
-            return derive()
-        found = self._derived(key, VersionChanges, derive)
-        assert found is not None
+        found = self._derived(self._key("changes", version, previous, old, new), VersionChanges, derive)
+        assert found is not None  # derive always yields changes
         return found
 
     def badges(self, folder: Path) -> dict[str, bytes]:

@@ -221,7 +221,7 @@ class Staging:
         parent = path.rpartition("/")[0]
         if parent not in self._made:
             (self.folder / parent).mkdir(parents=True, exist_ok=True)
-            self._made.update(parent.rsplit("/", n)[0] for n in range(parent.count("/") + 1))
+            self._made.update(_folders_of(parent))
         return f"{self._root}/{path}"
 
     def _link_if(self, path: str, target: str, size: int, same: Callable[[bytes], bool]) -> bool:
@@ -242,6 +242,12 @@ class Staging:
 
     def read(self, path: str) -> bytes | None:
         return (self.folder / path).read_bytes() if path in self.paths else None
+
+
+def _folders_of(folder: str) -> list[str]:
+    """A relative folder and each folder above it: ``a/b/c`` → ``a/b/c``, ``a/b``, ``a``."""
+    parts = folder.split("/")
+    return ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 def _sha256_of(data: bytes) -> str:
