@@ -30,7 +30,7 @@ from generator.write import (
     Staging,
     check_output,
     check_published,
-    earlier_reports,
+    earlier_versions,
     replace_export,
 )
 
@@ -140,7 +140,7 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
         blind = score_inputs(config.runs, version, with_reveals=False, options=options, revealed=scored)
         try:
             stage = writer.stage()
-            earlier = earlier_reports(config.out, version, past=writer.past)
+            earlier = earlier_versions(config.out, version, past=writer.past)
             history = site_history(blind.report, earlier)
             render_site(blind.report, blind.details, stage, look=config.options.site, history=history)
             _remember(writer, version, stage, blind.report, earlier, history)
@@ -405,7 +405,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             blind = _frozen_version(config, scored, writer)
             reveals = tuple({v for v, _ in _citations(scored.report).values()})
             staged = (blind[0], blind[1].folder) if blind else None
-            earlier = earlier_reports(config.out, version, staged, reveals, writer.past)
+            earlier = earlier_versions(config.out, version, staged, reveals, writer.past)
             stage = writer.stage()
             history = site_history(scored.report, earlier)
             render_site(scored.report, scored.details, stage, progress, config.options.site, history)

@@ -328,9 +328,8 @@ class DetailSource(Protocol):
 
 
 class RunSource(DetailSource, Protocol):
-    """Also each run's pages, rendered while it was scored, and where each row of a paged run is."""
-
-    def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]: ...
+    """Also each run's files: its rows and the pages rendered while it was scored, and where each row
+    of a paged run is."""
 
     def run_files(self, bench: str, run: str) -> RunFiles:
         """A run's rows and pages as the version gets them: bytes, or a file the run cache keeps."""

@@ -151,13 +151,12 @@ class Details:
         links them to an equal file of the last version without reading them), the rest as bytes."""
         rows = self._rows.get((bench, run))
         kept = self._pages.get((bench, run))
-        pages, located = (list(kept.kept), kept.located) if kept is not None else self.run_pages(bench, run)
-        return RunFiles(rows or self.get(bench, run), pages, located)
+        if kept is None:
+            return RunFiles(rows or self.get(bench, run), *self._spooled_pages(bench, run))
+        return RunFiles(rows or self.get(bench, run), list(kept.kept), kept.located)
 
-    def run_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]:
-        kept = self._pages.get((bench, run))
-        if kept is not None:
-            return [(path, file.read()) for path, file in kept.kept], kept.located
+    def _spooled_pages(self, bench: str, run: str) -> tuple[list[tuple[str, bytes]], dict[str, str]]:
+        """The pages this build rendered for a run (``put_pages``), and where each paged row is."""
         folder = self._spool(bench) / "pages" / run
         index = json.loads((folder / "index.json").read_bytes())
         paths = enumerate(index["paths"], start=1)

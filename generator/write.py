@@ -386,7 +386,7 @@ def _record(folder: Path) -> dict[str, Any]:
         }
 
 
-def earlier_reports(
+def earlier_versions(
     out: Path,
     version: str,
     staged: tuple[str, Path] | None = None,

@@ -11,7 +11,7 @@ from typing import Any
 
 from generator.history import NO_HISTORY, EarlierVersion, History, Point, Series, site_history
 from generator.report import SiteReport
-from generator.write import earlier_reports
+from generator.write import earlier_versions
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"
@@ -98,10 +98,10 @@ def test_only_the_last_earlier_version_is_read_whole() -> None:
     )
 
 
-def test_earlier_reports_lists_the_versions_first_and_reads_each_when_reached(tmp_path: Path) -> None:
+def test_earlier_versions_lists_the_versions_first_and_reads_each_when_reached(tmp_path: Path) -> None:
     out = tmp_path / "site"
     shutil.copytree(GOLDEN, out)
-    found = earlier_reports(out, "sha-new")
+    found = earlier_versions(out, "sha-new")
     (out / EARLIER / "data" / "site.json").write_text("{}")  # read after the call: not a report
     assert [(e.version, e.report() is None) for e in found] == [(EARLIER, True), (LATER, False)]
     assert [e.points() == {} for e in found] == [True, False]

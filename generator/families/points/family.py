@@ -239,7 +239,7 @@ class SubjectTally:
     terms: dict[str, tuple[int, int]] = field(default_factory=dict)
     """Each sum as (numerator, denominator), unreduced: adding a run's share costs a few integer
     operations (``math.lcm`` of the two denominators, powers of two in practice), not a Fraction's
-    parse and gcd; ``sums`` reduces them once."""
+    parse and gcd; ``sum`` reduces one once."""
     ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
 
@@ -261,12 +261,8 @@ class SubjectTally:
             self.ns[key] += n
         self.disagreements += len(part.disagreements)
 
-    @property
-    def sums(self) -> dict[str, Fraction]:
-        """Each key's exact sum (zero for a key no run had)."""
-        return defaultdict(Fraction, {key: Fraction(n, d) for key, (n, d) in self.terms.items()})
-
     def sum(self, key: str) -> Fraction:
+        """``key``'s exact sum (zero for a key no run had)."""
         n, d = self.terms.get(key, (0, 1))
         return Fraction(n, d)
 
