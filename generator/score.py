@@ -42,6 +42,7 @@ from generator.workers import (
     Outcome,
     RunPagesOutcome,
     Shared,
+    fewest_jobs,
     in_workers,
     render_one,
     score_one,
@@ -444,6 +445,7 @@ def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, optio
         options.outputs,
         reads=options.reads,
         locks=(*details.locks, *options.locks),
+        min_jobs=fewest_jobs(layout.run_path(rel) for rel, _ in prepared.jobs),
     )
 
 
@@ -455,9 +457,8 @@ def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Ite
     in_process = prepared.has_reveal and options.jobs > 1
     if options.scheduler and not in_process:
         return _keeping_rows(on_cluster(shared, jobs, options.scheduler), shared)
-    return _keeping_rows(
-        in_workers(shared, score_one, jobs, 1 if prepared.has_reveal else options.jobs), shared
-    )
+    workers = 1 if prepared.has_reveal else options.jobs
+    return _keeping_rows(in_workers(shared, score_one, jobs, workers, shared.min_jobs), shared)
 
 
 def _keeping_rows(outcomes: Iterator[Outcome], shared: Shared) -> Iterator[Outcome]:
@@ -515,7 +516,7 @@ def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, option
     )
     pages = dataclasses.replace(shared, view=view, detail_model=finished.section.detail_model())
     rendered = 0
-    for outcome in in_workers(pages, render_one, list(folded.keys), options.jobs):
+    for outcome in in_workers(pages, render_one, list(folded.keys), options.jobs, shared.min_jobs):
         if outcome.kept:
             shared.details.keep_pages(bench.id, outcome)
         rendered += outcome.rendered

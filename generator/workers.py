@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -43,7 +43,33 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 PARALLEL_MIN_RUNS = 8
-"""Fewer runs than this are scored in the build's own process: forking would cost more than it saves."""
+"""Fewer runs than this are scored in the build's own process, forking would cost more than it
+saves, unless their files hold at least :data:`PARALLEL_MIN_BYTES` (a few large runs)."""
+
+PARALLEL_MIN_BYTES = 1 << 20
+"""Runs whose files hold this many bytes (about a thousand rows) go to the worker processes however
+few they are: scoring them takes seconds, a fork of the build some milliseconds."""
+
+
+def fewest_jobs(folders: Iterable[Path]) -> int:
+    """The fewest runs worth forking for (``in_workers``'s ``min_jobs``): two when the files of
+    ``folders`` hold :data:`PARALLEL_MIN_BYTES` or more, else :data:`PARALLEL_MIN_RUNS`. Only a
+    benchmark with fewer runs than that asks, and only the size of each file is read."""
+    folders = list(folders)
+    if len(folders) >= PARALLEL_MIN_RUNS:
+        return PARALLEL_MIN_RUNS
+    total = 0
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                total += sum(
+                    entry.stat().st_size for entry in entries if entry.is_file(follow_symlinks=False)
+                )
+        except OSError:
+            continue  # verifying the run says what is wrong with its folder
+        if total >= PARALLEL_MIN_BYTES:
+            return 2
+    return PARALLEL_MIN_RUNS
 
 
 def default_jobs() -> int:
@@ -82,6 +108,8 @@ class Shared:
     locks: tuple[int, ...] = ()
     """Descriptors of the locks the build holds (the spool's, the site's): a forked worker closes its
     copies, so a lock never outlives the build that took it."""
+    min_jobs: int = PARALLEL_MIN_RUNS
+    """The fewest runs worth forking for (:func:`fewest_jobs` of the benchmark's runs)."""
 
 
 @dataclass(frozen=True)

@@ -4,16 +4,18 @@ and the build's locks closed in every forked worker. No module state is set in t
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from generator import workers
+from generator import score, workers
 from generator.cache import RunCache
 from generator.inputs import FolderReads, discover
 from generator.portable import can_fork
 from generator.score import Details, ScoreOptions, _shared, prepare, read_benchmark
 from generator.workers import PARALLEL_MIN_RUNS, Job, Shared, in_workers, verified_run
+from scripts import make_corpus
 from tests.conftest import CORPUS
 
 
@@ -87,3 +89,52 @@ def test_a_run_folder_holding_a_sealed_folder_is_refused(tmp_path: Path) -> None
     verified = verified_run(tmp_path)
     assert verified.value is None
     assert [p.message for p in verified.problems] == ["a run folder may not hold further sealed folders"]
+
+
+def _run_folder(root: Path, name: str, size: int) -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / "attempts.jsonl").write_bytes(b"x" * size)
+    return folder
+
+
+def test_a_few_large_runs_are_worth_forking_for_and_a_few_small_ones_are_not(tmp_path: Path) -> None:
+    half = workers.PARALLEL_MIN_BYTES // 2
+    small = [_run_folder(tmp_path, f"small-{n}", 1000) for n in range(3)]
+    large = [_run_folder(tmp_path, f"large-{n}", half) for n in range(2)]
+    assert workers.fewest_jobs(small) == PARALLEL_MIN_RUNS
+    assert workers.fewest_jobs(large) == 2  # two runs of half the bytes each reach the floor
+    assert workers.fewest_jobs(large[:1]) == PARALLEL_MIN_RUNS
+    assert workers.fewest_jobs([tmp_path / "missing", *large]) == 2  # verifying it says what is wrong
+    many = [_run_folder(tmp_path, f"many-{n}", 10) for n in range(PARALLEL_MIN_RUNS)]
+    assert workers.fewest_jobs(many) == PARALLEL_MIN_RUNS  # enough runs: no file is looked at
+
+
+def test_a_benchmark_of_a_few_large_runs_goes_to_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "runs"
+    make_corpus.make(root, runs=4, rows=700, seed=3)  # three points runs of about 0.7 MB each
+    layout = next(layout for layout in discover(root).value or () if layout.id == "agent-dx")
+    assert len(layout.runs) == 3 < PARALLEL_MIN_RUNS
+    read = read_benchmark("runs/agent-dx", layout, FolderReads())
+    assert read.value is not None
+    prepared = prepare("runs/agent-dx", layout, read.value, None).value
+    assert prepared is not None
+    asked: list[tuple[int, int]] = []
+
+    def recorded(
+        shared: Shared, work: object, jobs: list[Job], workers: int, min_jobs: int
+    ) -> Iterator[object]:
+        asked.append((workers, min_jobs))
+        return iter(())
+
+    monkeypatch.setattr(score, "in_workers", recorded)
+    details = Details()
+    try:
+        options = ScoreOptions(cache=RunCache(None), jobs=2)
+        shared = _shared(layout, prepared, details, options)
+        assert list(score.score_runs(prepared, shared, options)) == []
+    finally:
+        details.close()
+    assert asked == [(2, 2)]  # the pool's workers, from the second run on
