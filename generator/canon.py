@@ -4,12 +4,72 @@ records in them without importing the models)."""
 from __future__ import annotations
 
 import json
+import math
+from json.encoder import encode_basestring
 from typing import Any
 
 
 def canonical_json(value: Any) -> str:
-    """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline."""
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The one JSON spelling benchsite writes: sorted keys, two-space indent, final newline.
+
+    Exactly ``json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)``
+    and a newline, written by :func:`_put` in half the time (with an indent, ``json`` encodes in
+    Python, one generator a level); a value it does not write (a key that is not text, a type that
+    is not JSON's own, a float that is not finite, very deep nesting) is left to ``json.dumps``, which
+    writes it or refuses it as always."""
+    out: list[str] = []
+    try:
+        _put(value, 0, out)
+    except _Unusual:
+        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    out.append("\n")
+    return "".join(out)
+
+
+class _Unusual(Exception):
+    """A value :func:`_put` leaves to ``json.dumps``."""
+
+
+_DEEPEST = 64
+_INDENTS = ["\n" + "  " * level for level in range(_DEEPEST + 1)]
+"""A new line and the indent of each level."""
+
+
+def _put(value: Any, level: int, out: list[str]) -> None:
+    """``value``, nested ``level`` deep, appended to ``out`` as ``canonical_json`` spells it (the
+    exact types JSON decodes to, and tuples as lists, as ``json`` writes them)."""
+    kind = type(value)
+    if kind is str:
+        out.append(encode_basestring(value))
+    elif kind is dict or kind is list or kind is tuple:
+        if not value:
+            out.append("{}" if kind is dict else "[]")
+            return
+        if level >= _DEEPEST:
+            raise _Unusual
+        separator = ("{" if kind is dict else "[") + _INDENTS[level + 1]
+        following = "," + _INDENTS[level + 1]
+        if kind is dict:
+            if any(type(key) is not str for key in value):
+                raise _Unusual
+            for key in sorted(value):
+                out += (separator, encode_basestring(key), ": ")
+                _put(value[key], level + 1, out)
+                separator = following
+        else:
+            for item in value:
+                out.append(separator)
+                _put(item, level + 1, out)
+                separator = following
+        out += (_INDENTS[level], "}" if kind is dict else "]")
+    elif kind is int:
+        out.append(int.__repr__(value))
+    elif kind is float and math.isfinite(value):
+        out.append(float.__repr__(value))
+    elif value is None or kind is bool:
+        out.append("null" if value is None else "true" if value else "false")
+    else:
+        raise _Unusual
 
 
 def compact_json(value: Any) -> str:

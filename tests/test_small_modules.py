@@ -3,6 +3,8 @@ JSON spellings, the badge drawing, the spool sweep and the family registry."""
 
 from __future__ import annotations
 
+import enum
+import functools
 import json
 import math
 import os
@@ -11,6 +13,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.badges import BADGE_COLOURS, badge
 from generator.canon import canonical_json, compact_json
@@ -67,6 +71,49 @@ def test_canonical_json_sorts_indents_keeps_text_and_ends_with_a_newline() -> No
 def test_canonical_json_refuses_numbers_json_cannot_spell(spell: object, number: float) -> None:
     with pytest.raises(ValueError):
         spell({"x": number})  # type: ignore[operator]
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(
+        alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"])
+        | st.sampled_from('"\\\x00\x1f\x7f\u2028')
+    ),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.tuples(children, children)
+        | st.dictionaries(st.text(max_size=3), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(JSON_VALUES)
+def test_canonical_json_is_exactly_what_json_dumps_writes(value: object) -> None:
+    expected = json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    assert canonical_json(value) == expected
+
+
+class _Level(enum.IntEnum):
+    HIGH = 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {1: "a", 2: "b"},
+        {"k": _Level.HIGH},
+        {"k": [1, 2.5, {"n": None}]},
+        functools.reduce(lambda v, _: [v], range(80), 1),
+    ],
+    ids=["int keys", "an IntEnum", "plain", "80 levels deep"],
+)
+def test_canonical_json_leaves_what_it_does_not_write_to_json(value: object) -> None:
+    assert canonical_json(value) == json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
 def test_a_badge_is_an_escaped_svg_in_its_states_colour() -> None:
