@@ -28,7 +28,7 @@ from markdown_it.common.utils import escapeHtml
 from markdown_it.renderer import RendererHTML, RendererProtocol
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from pydantic import BaseModel
 
 from generator import __version__
@@ -174,8 +174,16 @@ def _md(context: Context, text: str) -> Markup:
 
 @pass_context
 def _url(context: Context, target: str) -> str:
-    here = posixpath.dirname(context["page_path"])
-    return posixpath.relpath(target, here or ".")
+    folder, _, name = target.rpartition("/")
+    there = _relative_folder(folder, posixpath.dirname(context["page_path"]))
+    return name if there == "." else f"{there}/{name}"
+
+
+@cache
+def _relative_folder(folder: str, here: str) -> str:
+    """``posixpath.relpath`` of a folder from another, once per pair: a leaderboard page links
+    thousands of run pages, all in one folder."""
+    return posixpath.relpath(folder or ".", here or ".")
 
 
 @pass_context
@@ -194,6 +202,18 @@ def _href(context: Context, target: str, fragment: str | None = None, local: boo
         href += "#" + fragment
     anchors: Anchors = context["anchors"]
     return anchors.link(context["page_path"], href)
+
+
+def _linked(to: str | None, text: Markup) -> Markup:
+    """The ``a`` macro of ``_blocks.html``: ``text`` linked to ``to``, or plain when ``to`` is None."""
+    return Markup(f'<span class="ref">{text}</span>' if to is None else f'<a href="{escape(to)}">{text}</a>')
+
+
+@pass_context
+def _link(context: Context, target: str, text: object) -> Markup:
+    """``{% call b.a(target) %}{{ text }}{% endcall %}`` without a call block, for the tables
+    that link every run (a call block per link costs a macro, a caller and a join)."""
+    return _linked(_href(context, target), escape(text))
 
 
 CHANGES_PARTIALS = tuple(f"{name}/_changes" for name, family in FAMILIES.items() if family.changes_model)
@@ -274,7 +294,7 @@ BLOCKS = "_blocks.html"
 @cache
 def html_env() -> Environment:
     env = _environment(autoescape=True)
-    env.globals.update(blocks=BLOCKS, page_suffix=".html", html_rows=html_rows)
+    env.globals.update(blocks=BLOCKS, page_suffix=".html", html_rows=html_rows, link=_link, linked=_linked)
     return env
 
 
