@@ -141,7 +141,9 @@ class FolderReads:
         """The nearest sealed folders below ``path`` (``seal.nested_seals``), listed on first use:
         a no-op check, the build after it and its workers (forked later) list each folder once."""
         if path not in self.listed:
-            self.listed[path] = tuple(nested_seals(path))
+            leaves: list[str] = []
+            self.listed[path] = tuple(nested_seals(path, leaves))
+            self.listed.update((path / native(rel), ()) for rel in leaves)  # nothing to list below
         return self.listed[path]
 
     def seal(self, path: Path) -> Result[SealedFolder]:

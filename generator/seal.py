@@ -158,15 +158,18 @@ def walk_files(root: Path, skip: set[str] | None, problems: Problems) -> Iterato
             yield here + key, info
 
 
-def nested_seals(root: Path) -> list[str]:
-    """Relative paths of the nearest sealed subfolders below ``root`` (not ``root`` itself)."""
+def nested_seals(root: Path, leaves: list[str] | None = None) -> list[str]:
+    """Relative paths of the nearest sealed subfolders below ``root`` (not ``root`` itself); those of
+    them that hold no folder at all (so no sealed folder either) are also added to ``leaves``."""
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if key_of(d) is not None)  # walk_files refuses the rest
         base = Path(dirpath)
         if base != root and SEAL_NAME in filenames:
             found.append(key_of(base.relative_to(root).as_posix()) or "")
+            if leaves is not None and not dirnames:
+                leaves.append(found[-1])
             dirnames.clear()
+        dirnames[:] = sorted(d for d in dirnames if key_of(d) is not None)  # walk_files refuses the rest
     return sorted(found)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import score, workers
+from generator import inputs, score, seal, workers
 from generator.cache import RunCache
 from generator.inputs import FolderReads, discover
 from generator.portable import can_fork
@@ -138,3 +138,29 @@ def test_a_benchmark_of_a_few_large_runs_goes_to_the_workers(
     finally:
         details.close()
     assert asked == [(2, 2)]  # the pool's workers, from the second run on
+
+
+def test_listing_a_benchmark_knows_which_of_its_runs_hold_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = tmp_path / "bench"
+    for name in ("run-a", "run-b/inner", "run-c/notes"):
+        (bench / name).mkdir(parents=True)
+    for name in ("run-a", "run-b", "run-b/inner", "run-c"):
+        (bench / name / "SHA256SUMS").write_text("")
+    reads = FolderReads()
+    assert reads.nested(bench) == ("run-a", "run-b", "run-c")
+    listed: list[Path] = []
+
+    def listing(path: Path, leaves: list[str] | None = None) -> list[str]:
+        listed.append(path)
+        return seal.nested_seals(path, leaves)
+
+    monkeypatch.setattr(inputs, "nested_seals", listing)
+    assert reads.nested(bench / "run-a") == ()  # known from the benchmark's listing
+    assert reads.nested(bench / "run-b") == ("inner",)  # holds a folder: listed
+    assert reads.nested(bench / "run-c") == ()
+    assert listed == [bench / "run-b", bench / "run-c"]
+    assert [p.message for p in verified_run(bench / "run-b", reads).problems] == [
+        "a run folder may not hold further sealed folders"
+    ]
