@@ -14,9 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import Environment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from generator import rows
 from generator.families.registry import FAMILIES
 from generator.identity import templates_dir
 from generator.mkdocs_export import MARKDOWN_CELLS, mkdocs_env
@@ -216,3 +219,17 @@ def test_every_built_in_family_writes_its_run_rows_in_python() -> None:
         assert writer in html_env().globals and writer in mkdocs_env().globals, name
         used = "".join(p.read_text(encoding="utf-8") for p in (root / name).glob("_*.jinja"))
         assert f"b.rows({writer}," in used, name
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_a_row_piece_is_markup_and_escapes_as_markupsafe_does(value: object) -> None:
+    out = HtmlCells(ON_PAGE)
+    for _, piece, _ in PIECES:
+        assert type(piece(out, value)) is Markup
+    assert rows._escaped(value) == str(escape(value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_the_python_escape_is_markupsafes(text: str) -> None:
+    assert rows._escape_text(text) == rows._escape_inner(text) == str(escape(text))
