@@ -269,18 +269,25 @@ def test_a_file_vanishing_between_walk_and_lstat_is_a_refusal(
     import generator.seal as seal
 
     victim = small / BENCH / RUN / "attempts.jsonl"
-    real_walk = os.walk
-    walks_of_the_run = [0]
+    real_walk, real_walk_files = os.walk, seal.walk_files
+    covering = [False]
+
+    def covered(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        """The coverage check's walk (``walk_files``), during which the file vanishes."""
+        covering[0] = True
+        try:
+            yield from real_walk_files(*args, **kwargs)
+        finally:
+            covering[0] = False
 
     def walk_then_vanish(top: str, *args: Any, **kwargs: Any) -> Iterator[Any]:
-        """The second walk of the run folder (the coverage check) lists the file; then it is gone."""
-        if Path(top) == victim.parent:
-            walks_of_the_run[0] += 1
+        """The coverage check's walk of the run folder lists the file; then it is gone."""
         for entry in real_walk(top, *args, **kwargs):
-            if walks_of_the_run[0] == 2:
+            if covering[0] and Path(top) == victim.parent:
                 victim.unlink(missing_ok=True)
             yield entry
 
+    monkeypatch.setattr(seal, "walk_files", covered)
     monkeypatch.setattr(seal.os, "walk", walk_then_vanish)
     refused(run_cli("verify", "--runs", small), 3, f"{victim}: vanished")
 
