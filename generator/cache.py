@@ -275,6 +275,10 @@ class RunCache:
             self.discard("runs", key)
             return None
 
+    def has_pages(self, key: str) -> bool:
+        """Whether a pages entry is kept under ``key``; unchecked (``load_pages`` checks it)."""
+        return self.folder is not None and self._entry("pages", key).exists()
+
     def load_pages(self, key: str) -> Pages | None:
         """The pages entry under ``key`` with every page checked; None (and deleted) if anything is off."""
         raw = self._raw("pages", key)

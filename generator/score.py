@@ -39,6 +39,7 @@ from generator.seal import key_of
 from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
 from generator.workers import (
+    EarlyView,
     Outcome,
     RunPagesOutcome,
     Shared,
@@ -264,6 +265,8 @@ class Folded:
     """(path, seal digest) of every run folder whose seal was read."""
     reused: int
     """Folded runs taken from the run cache."""
+    rendered_with: Mapping[str, str] = field(default_factory=dict)
+    """Run id → the digest of the view its pages were rendered with as it was scored (``Shared.early``)."""
 
     @property
     def scored(self) -> int:
@@ -446,6 +449,7 @@ def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, optio
         reads=options.reads,
         locks=(*details.locks, *options.locks),
         min_jobs=fewest_jobs(layout.run_path(rel) for rel, _ in prepared.jobs),
+        early=early_view(prepared, options),
     )
 
 
@@ -480,6 +484,7 @@ def fold_runs(
     keys: list[tuple[str, str]] = []
     digests: list[tuple[str, str]] = []
     reused = 0
+    rendered_with: dict[str, str] = {}
     for outcome in outcomes:
         progress.advance()
         problems.extend(outcome.problems)
@@ -491,7 +496,10 @@ def fold_runs(
         summaries.append(outcome.summary)
         keys.append((outcome.run_id, outcome.key))
         reused += outcome.reused
-    return problems.result(Folded(tuple(summaries), tuple(keys), tuple(digests), reused))
+        if outcome.rendered_with:
+            rendered_with[outcome.run_id] = outcome.rendered_with
+    folded = Folded(tuple(summaries), tuple(keys), tuple(digests), reused, rendered_with)
+    return problems.result(folded)
 
 
 def finish(prepared: Prepared, folded: Folded) -> Result[Finished[Any]]:
@@ -501,22 +509,34 @@ def finish(prepared: Prepared, folded: Folded) -> Result[Finished[Any]]:
     return Result(None, finished.problems) if finished.problems else finished
 
 
+def _run_view(bench: BenchmarkContext[Any, Any], status: RunStatus, section: Any, site: SiteLook) -> RunView:
+    return RunView(id=bench.id, title=bench.declaration.title, disclosures=status, section=section, site=site)
+
+
+def early_view(prepared: Prepared, options: ScoreOptions) -> EarlyView | None:
+    """The benchmark's run view before any run is scored, when its family knows it then
+    (``Family.prepared_run_status``) and pages are made (not for ``verify``)."""
+    early = prepared.family.prepared_run_status(prepared.bench, prepared.state) if options.outputs else None
+    if early is None:
+        return None
+    view = _run_view(prepared.bench, *early, options.site)
+    return EarlyView(view, view.digest())
+
+
 def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, options: ScoreOptions) -> int:
     """Step 7: each folded run's pages, rendered with the finished benchmark as its run pages show it
-    (or taken from the run cache); how many were rendered. None for ``verify``."""
+    (or taken from the run cache); how many were rendered. A run whose pages were rendered with this
+    same view as it was scored (``Folded.rendered_with``) is not rendered again. None for ``verify``."""
     if not options.outputs:
         return 0
     bench = shared.bench
-    view = RunView(
-        id=bench.id,
-        title=bench.declaration.title,
-        disclosures=RunStatus(status=finished.disclosures.status),
-        section=shared.family.run_section(finished.section),
-        site=options.site,
-    )
+    status = RunStatus(status=finished.disclosures.status)
+    view = _run_view(bench, status, shared.family.run_section(finished.section), options.site)
+    digest = view.digest()
+    jobs = [job for job in folded.keys if folded.rendered_with.get(job[0]) != digest]
     pages = dataclasses.replace(shared, view=view, detail_model=finished.section.detail_model())
-    rendered = 0
-    for outcome in in_workers(pages, render_one, list(folded.keys), options.jobs, shared.min_jobs):
+    rendered = len(folded.keys) - len(jobs)
+    for outcome in in_workers(pages, render_one, jobs, options.jobs, shared.min_jobs):
         if outcome.kept:
             shared.details.keep_pages(bench.id, outcome)
         rendered += outcome.rendered

@@ -87,6 +87,15 @@ def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[Ver
 
 
 @dataclass(frozen=True)
+class EarlyView:
+    """A benchmark's run view known before any run is folded (``Family.prepared_run_status``): each
+    run scored here has its pages rendered at once, from its rows in memory, not read back."""
+
+    view: RunView
+    digest: str
+
+
+@dataclass(frozen=True)
 class Shared:
     """What every run of one benchmark is scored with."""
 
@@ -101,6 +110,8 @@ class Shared:
     """Spool each run's rows and keep them in the cache; False for ``verify``."""
     view: RunView | None = None
     """The benchmark as its run pages show it: known once every run is folded in."""
+    early: EarlyView | None = None
+    """The same, when its family knows it before any run is folded: pages are rendered as runs are scored."""
     detail_model: type[BaseModel] | None = None
     """The type of a spooled run's rows, to render its pages from."""
     reads: FolderReads | None = None
@@ -128,6 +139,9 @@ class Outcome:
     kept: Kept | None = None
     """Where the run cache keeps the rows of a reused run: read from there when the version is
     written (``Details.keep_rows``), never copied to the spool."""
+    rendered_with: str = ""
+    """The digest of the view its pages were rendered and spooled with as it was scored
+    (``Shared.early``); empty when they were not."""
 
 
 @dataclass(frozen=True)
@@ -165,32 +179,44 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     scored = scoring.value
     if scored is None or scoring.problems:
         return Outcome(rel, run_id, run.digest, None, None, scoring.problems)
+    rendered_with = ""
     if shared.outputs:
         detail = shared.details.put(bench, run_id, scored.detail)
         shared.cache.store(key, family.name, scored.summary, scored.part, detail)
-    return Outcome(rel, run_id, run.digest, scored.summary, scored.part, (), key=key)
+        early = shared.early
+        if early is not None and not shared.cache.has_pages(shared.cache.pages_key(key, early.digest)):
+            _render(shared, early.view, early.digest, run_id, key, scored.detail)
+            rendered_with = early.digest
+    return Outcome(
+        rel, run_id, run.digest, scored.summary, scored.part, (), key=key, rendered_with=rendered_with
+    )
 
 
 def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
     """One run's pages with the benchmark's view: from the cache (left there, where the version's
-    writer reads them), else rendered from its rows, spooled and kept. (The renderer is imported
-    here, in the one step that renders: scoring imports no Jinja or Markdown.)"""
-    from generator.render import render_run
-
+    writer reads them), else rendered from its spooled rows, spooled and kept."""
     assert shared.view and shared.detail_model, "render_one renders once the benchmark is finished"
     view = shared.view
     run_id, run_key = job
-    bench = shared.bench.id
-    key = shared.cache.pages_key(run_key, view.digest())
-    pages = shared.cache.load_pages(key)
+    digest = view.digest()
+    pages = shared.cache.load_pages(shared.cache.pages_key(run_key, digest))
     if pages is not None:
         kept = tuple((path, file) for (path, _), file in zip(pages.pages, pages.kept, strict=True))
         return RunPagesOutcome(run_id, False, kept, pages.located)
-    run = shared.detail_model.model_validate_json(shared.details.get(bench, run_id))
-    pages = render_run(shared.family.name, view, run_id, run)
-    shared.cache.store_pages(key, pages)
-    shared.details.put_pages(bench, run_id, pages.pages, pages.located)
+    run = shared.detail_model.model_validate_json(shared.details.get(shared.bench.id, run_id))
+    _render(shared, view, digest, run_id, run_key, run)
     return RunPagesOutcome(run_id, True)
+
+
+def _render(shared: Shared, view: RunView, digest: str, run_id: str, run_key: str, run: BaseModel) -> None:
+    """A run's pages rendered with ``view`` (whose digest is ``digest``), spooled and kept in the run
+    cache. (The renderer is imported here, where pages are rendered: ``verify`` imports no Jinja or
+    Markdown.)"""
+    from generator.render import render_run
+
+    pages = render_run(shared.family.name, view, run_id, run)
+    shared.cache.store_pages(shared.cache.pages_key(run_key, digest), pages)
+    shared.details.put_pages(shared.bench.id, run_id, pages.pages, pages.located)
 
 
 class _InWorker:

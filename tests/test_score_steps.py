@@ -180,3 +180,70 @@ def test_score_inputs_sums_the_benchmarks_counts_and_counts_each_sealed_folder_o
         assert scored.folders == seals
     finally:
         scored.details.close()
+
+
+def _rendered_pages(
+    layout_id: str, monkeypatch: pytest.MonkeyPatch
+) -> tuple[BenchmarkScore, int, dict[str, list[tuple[str, bytes]]]]:
+    """A benchmark scored with pages in this process: its score, how many times a run's pages were
+    rendered, and each run's spooled pages."""
+    import generator.render
+
+    calls = []
+    render_run = generator.render.render_run
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(args[2])
+        return render_run(*args, **kwargs)
+
+    monkeypatch.setattr(generator.render, "render_run", counting)
+    details = Details()
+    try:
+        score = score_benchmark(Path("runs"), layout_of(CORPUS, layout_id), details, options=ScoreOptions())
+        assert score.report is not None, score.problems
+        pages = {}
+        for run in score.report.section.runs:
+            files = details.run_files(layout_id, run.id).pages
+            pages[run.id] = [(path, data) for path, data in files if isinstance(data, bytes)]
+    finally:
+        details.close()
+    return score, len(calls), pages
+
+
+@pytest.mark.parametrize("bench", ["docs-quality", "agent-dx-successor"])
+def test_a_points_run_is_rendered_once_as_it_is_scored_with_the_view_its_benchmark_finishes_with(
+    bench: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The points family knows its run view when prepared: each run's pages are rendered from its rows
+    in memory as it is scored, and the render step finds the finished view equal and renders none
+    again."""
+    score, calls, pages = _rendered_pages(bench, monkeypatch)
+    assert score.report is not None
+    runs = score.report.run_count
+    assert (score.scored, score.rendered, calls) == (runs, runs, runs)
+    assert all(pages[run] for run in pages)
+
+
+def test_a_run_view_that_differs_once_finished_renders_the_pages_again_as_without_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where a family's prepared view is not the finished one, the pages are rendered again with the
+    finished view: the same bytes as a family that knows no view until then."""
+    from generator.families.base import RunStatus
+    from generator.families.points.family import PointsFamily
+
+    prepared = PointsFamily.prepared_run_status
+    _, calls, early = _rendered_pages("docs-quality", monkeypatch)
+    monkeypatch.setattr(PointsFamily, "prepared_run_status", lambda self, bench, state: None)
+    _, late_calls, late = _rendered_pages("docs-quality", monkeypatch)
+    wrong = RunStatus(status="not the contract's status")
+    monkeypatch.setattr(
+        PointsFamily,
+        "prepared_run_status",
+        lambda self, bench, state: (wrong, prepared(self, bench, state)[1]),
+    )
+    score, wrong_calls, again = _rendered_pages("docs-quality", monkeypatch)
+    assert score.report is not None
+    runs = score.report.run_count
+    assert (calls, late_calls, wrong_calls) == (runs, runs, 2 * runs)
+    assert early == late == again

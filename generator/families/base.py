@@ -217,6 +217,16 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
         """The facts of the finished section the family's run template shows; none by default."""
         return None
 
+    def prepared_run_status(
+        self, bench: BenchmarkContext[Decl, Contract], state: State
+    ) -> tuple[RunStatus, BaseModel | None] | None:
+        """What a run page shows of its benchmark (the status that ``finish`` discloses and
+        ``run_section`` of the finished section) when the prepared state alone decides it, so each
+        run's pages are rendered as soon as it is scored, from its rows in memory; None (the
+        default) when it waits for every run, as judge agreement does. The pipeline compares it
+        with the finished benchmark's and renders again where they differ."""
+        return None
+
     def section_changes(self, before: Sec, after: Sec) -> BaseModel | None:
         """What moved in the family's own section from one version to the next, as a
         ``changes_model``, beyond what every benchmark reports (figures, folders, corrections, reveal);

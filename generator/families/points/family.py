@@ -19,6 +19,7 @@ from generator.families.base import (
     Family,
     Finished,
     RunScored,
+    RunStatus,
     provenance_problems,
     read_run_meta,
 )
@@ -431,9 +432,11 @@ class PointsFamily(
         return Result(RunScored(summary, detail, part))
 
     def run_section(self, section: PointsSection) -> RunColumns:
-        spec = section.scoring.specification
-        labels = tuple(d.label or d.key.replace("_", " ") for d in spec.dimensions)
-        return RunColumns(total=spec.deterministic_total, labels=labels)
+        return _run_columns(section.scoring.specification)
+
+    def prepared_run_status(self, bench: Bench, state: PointsState) -> tuple[RunStatus, RunColumns]:
+        """The contract's status and the specification's columns: both known before any run."""
+        return RunStatus(status=bench.contract.status), _run_columns(state.rules.spec)
 
     def fold(self, bench: Bench, state: PointsState, run_id: str, part: PointsPart) -> list[Problem]:
         tally, share = state, part
@@ -462,6 +465,12 @@ class PointsFamily(
             runs=tuple(sorted(runs, key=lambda r: r.id)),
         )
         return Result(Finished(section, _disclosures(bench, tally)))
+
+
+def _run_columns(spec: PointsSpec) -> RunColumns:
+    """The columns a run page shows: the deterministic total's label and each dimension's."""
+    labels = tuple(d.label or d.key.replace("_", " ") for d in spec.dimensions)
+    return RunColumns(total=spec.deterministic_total, labels=labels)
 
 
 def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[SubjectRow, ...]:
