@@ -38,7 +38,8 @@ A build that reuses a run does not copy its rows and pages to its spool: the wor
 entry returns where they are kept (:class:`Kept`), and the version's writer reads them from there,
 checked again against the sha256 the entry named (a file changed in between stops the build, exit 2).
 
-**Trust.** Each entry carries an HMAC-SHA256 over its fields (which name its files' sha256) under a
+**Trust.** Each entry carries an HMAC-SHA256 over its fields (which name its files' sha256), as its
+file spells them and checked before they are parsed, under a
 per-user secret key kept outside the cache (``$BENCHSITE_CACHE_KEY``, else
 ``cache-key`` in the user's configuration folder: ``userkey.default_key_file``; 32 random bytes
 as hex, created 0600 on first use). An entry forged or copied from another key's cache fails its MAC
@@ -75,7 +76,7 @@ from generator.figures import Model
 from generator.identity import generator_digest
 from generator.userkey import Untrusted, read_owned, trusted_key
 
-FORMAT = "benchsite-run-cache/2"
+FORMAT = "benchsite-run-cache/3"
 
 
 def open_cache(folder: Path | None, key_file: Path | None = None) -> tuple[RunCache, str | None]:
@@ -102,7 +103,8 @@ class RunEntry(Model):
     part: dict[str, Any]
     detail: FileRef
     mac: str
-    """HMAC-SHA256 under the user's key over every other field: a changed, forged or foreign entry fails."""
+    """HMAC-SHA256 under the user's key over every other field, as the entry file spells them
+    (``_MAC_HEAD``): a changed, forged or foreign entry fails."""
 
 
 class PagesEntry(Model):
@@ -125,6 +127,13 @@ class BlobEntry(Model):
     key: str
     blob: FileRef
     mac: str
+
+
+_MAC_HEAD = b'{"mac":"'
+_MAC_END = len(_MAC_HEAD) + 64
+"""An entry file begins with its MAC (64 hex digits), the first key of its JSON object; the MAC is
+over the object the rest of the file spells with ``{`` before it: the entry's other fields as
+``compact_json`` wrote them. The file stays one JSON object."""
 
 
 def scan_key(names: Iterable[str], files: Iterable[tuple[str, bytes]]) -> str:
@@ -214,9 +223,26 @@ class RunCache:
         """The per-user key entries are signed with (empty without a cache)."""
         return self._key
 
-    def _mac(self, fields: dict[str, Any]) -> str:
-        text = compact_json({k: v for k, v in fields.items() if k != "mac"})
-        return hmac.new(self._key, text.encode("utf-8"), hashlib.sha256).hexdigest()
+    def _mac(self, body: bytes) -> bytes:
+        return hmac.new(self._key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+    def _signed(self, fields: dict[str, Any]) -> bytes:
+        """An entry's bytes: its fields as compact JSON, with their MAC written first (``_MAC_HEAD``)."""
+        body = compact_json(fields).encode("utf-8")
+        return _MAC_HEAD + self._mac(body) + b'",' + body[1:]
+
+    def _verified(self, raw: bytes) -> bytes:
+        """An entry's bytes, once the MAC written first holds over the bytes that follow it: the
+        entry is checked as it was written, before it is parsed, with no spelling of it made again.
+        ValueError when it does not hold."""
+        body = b"{" + raw[_MAC_END + 2 :]
+        if (
+            not raw.startswith(_MAC_HEAD)
+            or raw[_MAC_END : _MAC_END + 2] != b'",'
+            or not hmac.compare_digest(raw[len(_MAC_HEAD) : _MAC_END], self._mac(body))
+        ):
+            raise ValueError("entry does not carry its own MAC")
+        return raw
 
     def key(self, bench: str, rel: str, run_digest: str) -> str:
         text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
@@ -259,13 +285,11 @@ class RunCache:
         if raw is None:
             return None
         try:
-            entry = RunEntry.model_validate_json(raw)
+            entry = RunEntry.model_validate_json(self._verified(raw))
             rows_file = self._file("runs", key, "detail.json")
             detail = read_owned(rows_file) if rows else b""
-            if (
-                (entry.format, entry.key, entry.family) != (FORMAT, key, family)
-                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
-                or (rows and not _matches(detail, entry.detail))
+            if (entry.format, entry.key, entry.family) != (FORMAT, key, family) or (
+                rows and not _matches(detail, entry.detail)
             ):
                 raise ValueError("entry does not match its key, its digest or its rows")
             summary, part = summary_model.model_validate(entry.summary), part_model.model_validate(entry.part)
@@ -285,13 +309,11 @@ class RunCache:
         if raw is None:
             return None
         try:
-            entry = PagesEntry.model_validate_json(raw)
+            entry = PagesEntry.model_validate_json(self._verified(raw))
             files = [self._file("pages", key, f"page-{n}.html") for n in range(1, len(entry.pages) + 1)]
             pages = [(ref.path, read_owned(file)) for ref, file in zip(entry.pages, files, strict=True)]
-            if (
-                (entry.format, entry.key) != (FORMAT, key)
-                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
-                or not all(_matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True))
+            if (entry.format, entry.key) != (FORMAT, key) or not all(
+                _matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True)
             ):
                 raise ValueError("entry does not match its key, its digest or its pages")
             kept = tuple(
@@ -308,11 +330,9 @@ class RunCache:
         if raw is None:
             return False
         try:
-            entry = ScanEntry.model_validate_json(raw)
-            if (entry.format, entry.key) != (FORMAT, key) or not hmac.compare_digest(
-                entry.mac, self._mac(entry.model_dump(mode="json"))
-            ):
-                raise ValueError("entry does not match its key or its MAC")
+            entry = ScanEntry.model_validate_json(self._verified(raw))
+            if (entry.format, entry.key) != (FORMAT, key):
+                raise ValueError("entry does not match its key")
             return True
         except (ValueError, ValidationError):
             self.discard("scans", key)
@@ -329,13 +349,9 @@ class RunCache:
         if raw is None:
             return None
         try:
-            entry = BlobEntry.model_validate_json(raw)
+            entry = BlobEntry.model_validate_json(self._verified(raw))
             data = read_owned(self._file(kind, key, "blob"))
-            if (
-                (entry.format, entry.key) != (FORMAT, key)
-                or not hmac.compare_digest(entry.mac, self._mac(entry.model_dump(mode="json")))
-                or not _matches(data, entry.blob)
-            ):
+            if (entry.format, entry.key) != (FORMAT, key) or not _matches(data, entry.blob):
                 raise ValueError("entry does not match its key, its MAC or its blob")
             return data
         except (OSError, ValueError, ValidationError, Untrusted):
@@ -380,14 +396,13 @@ class RunCache:
         """Best effort; each file atomically, the entry last, so an entry never names a missing file."""
         if self.folder is None:
             return
-        fields["mac"] = self._mac(fields)
         entry = self._entry(kind, key)
         try:
             for folder in (self.folder, entry.parent.parent, entry.parent):
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             for name, data in files:
                 _write_atomic(self._file(kind, key, name), data)
-            _write_atomic(entry, compact_json(fields).encode("utf-8"))
+            _write_atomic(entry, self._signed(fields))
         except OSError:
             self.discard(kind, key)
 
