@@ -136,12 +136,13 @@ over the object the rest of the file spells with ``{`` before it: the entry's ot
 ``compact_json`` wrote them. The file stays one JSON object."""
 
 
-def scan_key(names: Iterable[str], files: Iterable[tuple[str, bytes]]) -> str:
-    """The scan entry's key for these revealed ``names`` over these files (path, bytes), in order."""
+def scan_key(names: Iterable[str], files: Iterable[tuple[str, str]]) -> str:
+    """The scan entry's key for these revealed ``names`` over these files (path, sha256 of its
+    bytes, hashed now), in order."""
     digest = hashlib.sha256(f"{FORMAT}\nscan\n{generator_digest()}\n".encode())
     digest.update(compact_json(sorted(set(names))).encode("utf-8"))
-    for rel, data in files:
-        digest.update(f"\n{rel}\n{hashlib.sha256(data).hexdigest()}".encode())
+    for rel, sha256 in files:
+        digest.update(f"\n{rel}\n{sha256}".encode())
     return digest.hexdigest()
 
 

@@ -259,6 +259,23 @@ def test_the_scan_in_parts_answers_what_one_scan_in_order_answers(
     assert one == (None if not hits else (f"b/runs/r{min(hits):02d}.html", "acme labs"))
 
 
+@pytest.mark.parametrize("count", [0, 1, 5, 31])
+def test_the_scan_keys_hashes_in_parts_are_each_files_sha256_in_order(
+    monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """The scan's key hashes every file of the version on forked workers, in contiguous parts: the
+    sha256 of each file comes back in the order given, whatever the parts."""
+    import hashlib
+
+    from generator import build
+
+    monkeypatch.setattr(build, "SCAN_PART_FILES", 2)
+    files = [(f"b/runs/r{i:02d}.html", lambda i=i: f"<p>file {i}</p>".encode() * i) for i in range(count)]
+    expected = [hashlib.sha256(read()).hexdigest() for _, read in files]
+    assert build._hashed_in_workers(files, workers=2, locks=()) == expected
+    assert build._hashed_in_workers(files, workers=1, locks=()) == expected
+
+
 def test_a_published_versions_files_are_listed_in_path_order_without_links(tmp_path: Path) -> None:
     """``folder_files`` lists what a scan reads: every regular file, in the order of sorted ``Path``s
     (part by part: ``a/b`` before ``a-c``, unlike a string sort), never through a link."""
