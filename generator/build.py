@@ -143,6 +143,7 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
             earlier = earlier_versions(config.out, version, past=writer.past)
             history = site_history(blind.report, earlier)
             render_site(blind.report, blind.details, stage, look=config.options.site, history=history)
+            stage.settle(options.jobs, options.locks)
             _remember(writer, version, stage, blind.report, earlier, history)
         finally:
             blind.details.close()
@@ -220,15 +221,13 @@ def _scan_blind(
 
 
 SCAN_PART_FILES = 16
-"""The fewest files of a part of a blind scan (``_find_revealed_in_workers``) or of its key
-(``_hashed_in_workers``): a version with fewer than two parts' worth is read in the build's own
-process."""
+"""The fewest files of a part of a blind scan (``_find_revealed_in_workers``): a version with fewer
+than two parts' worth is scanned in the build's own process."""
 
 
 @dataclass(frozen=True)
 class _Scan:
-    """A blind scan's files and names (none to hash them for its key), as forked workers share
-    them (``workers.in_workers``)."""
+    """A blind scan's files and names, as forked workers share them (``workers.in_workers``)."""
 
     files: list[tuple[str, Callable[[], bytes]]]
     names: frozenset[str]
@@ -242,16 +241,8 @@ def _scan_part(scan: _Scan, part: tuple[int, int]) -> tuple[str, str] | None:
     return find_revealed(scan.files[start:end], scan.names)
 
 
-def _hash_part(scan: _Scan, part: tuple[int, int]) -> list[str]:
-    start, end = part
-    return [hashlib.sha256(read()).hexdigest() for _, read in scan.files[start:end]]
-
-
-def _parts(files: list[Any], workers: int) -> list[tuple[int, int]]:
-    """Contiguous parts of ``files`` for up to ``workers`` processes, four a worker, each of
-    :data:`SCAN_PART_FILES` files at least."""
-    count = max(1, min(workers * 4, len(files) // SCAN_PART_FILES))
-    return list(itertools.pairwise(len(files) * i // count for i in range(count + 1)))
+def _sha256s(files: list[tuple[str, Callable[[], bytes]]]) -> list[str]:
+    return [hashlib.sha256(read()).hexdigest() for _, read in files]
 
 
 def _hashed_in_workers(
@@ -259,10 +250,9 @@ def _hashed_in_workers(
 ) -> list[str]:
     """The sha256 of each of ``files``, in order, read and hashed in contiguous parts by up to
     ``workers`` processes (a published version of 10,000 runs of 100 rows holds 1.9 GB)."""
-    from generator.workers import in_workers
+    from generator.workers import in_parts
 
-    scan = _Scan(files, frozenset(), locks)
-    return [sha for part in in_workers(scan, _hash_part, _parts(files, workers), workers, 2) for sha in part]
+    return [sha for part in in_parts(_sha256s, files, workers, locks) for sha in part]
 
 
 def _find_revealed_in_workers(
@@ -273,8 +263,10 @@ def _find_revealed_in_workers(
     parts come back in order."""
     from generator.workers import in_workers
 
+    count = max(1, min(workers * 4, len(files) // SCAN_PART_FILES))
+    bounds = [len(files) * i // count for i in range(count + 1)]
+    parts = list(itertools.pairwise(bounds))
     scan = _Scan(files, frozenset(names), locks)
-    parts = _parts(files, workers)
     with contextlib.closing(in_workers(scan, _scan_part, parts, workers, min_jobs=2)) as found:
         return next((hit for hit in found if hit is not None), None)
 
@@ -434,6 +426,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             stage = writer.stage()
             history = site_history(scored.report, earlier)
             render_site(scored.report, scored.details, stage, progress, config.options.site, history)
+            stage.settle(config.options.jobs, writer.locks)
             _remember(writer, version, stage, scored.report, earlier, history)
             writer.precheck(version, stage)
             clock.append(time.monotonic())

@@ -20,6 +20,7 @@ with ``locks``, :class:`Forked`): the blind scan runs on it too (``build._find_r
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from collections.abc import Callable, Generator, Iterable
@@ -269,3 +270,33 @@ def in_workers(
         yield from pool.map(partial(_in_worker, work), jobs, chunksize=chunk)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+PART_ITEMS = 16
+"""The fewest items of a part (:func:`in_parts`): fewer than two parts' worth are done in the build's
+own process."""
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What :func:`in_parts` hands its forked workers: the items, the work, the build's locks."""
+
+    items: list[Any]
+    work: Callable[[list[Any]], list[Any]]
+    locks: tuple[int, ...]
+
+
+def _part(parts: _Parts, bounds: tuple[int, int]) -> list[Any]:
+    start, end = bounds
+    return parts.work(parts.items[start:end])
+
+
+def in_parts(
+    work: Callable[[list[Any]], list[T]], items: list[Any], workers: int, locks: tuple[int, ...] = ()
+) -> Generator[list[T], None, None]:
+    """``work`` (a module-level function of a list of items, returning one result an item) of
+    contiguous parts of ``items``, four a worker and :data:`PART_ITEMS` items at least, done by up to
+    ``workers`` forked processes; each part's results in the order of the items."""
+    count = max(1, min(workers * 4, len(items) // PART_ITEMS))
+    bounds = list(itertools.pairwise(len(items) * i // count for i in range(count + 1)))
+    yield from in_workers(_Parts(items, work, locks), _part, bounds, workers, min_jobs=2)

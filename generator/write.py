@@ -189,6 +189,8 @@ class Staging:
         hashed and turned back into text for each cost a third of adding them."""
         self._made: set[str] = {""}
         """Folders of the stage made so far, relative (a version of 10,000 runs has a few dozen)."""
+        self._pending: list[tuple[str, str, Stored]] = []
+        """(path, target, stored file) of each stored file added and not yet placed (``settle``)."""
         folder.mkdir()
 
     def add(self, path: str, data: bytes) -> None:
@@ -198,13 +200,46 @@ class Staging:
 
     def add_stored(self, path: str, stored: Stored) -> None:
         """A file whose bytes are named by their sha256 (a reused run's row file or page, kept in the
-        run cache: ``cache.Kept``): a link to the shared version's file when that one's bytes have
-        that sha256, so the stored copy is not read at all; else read from where it is stored (which
-        checks it again) and written. Unchanged files of a version of 10,000 runs are 20,000 reads
-        and hashes fewer."""
+        run cache: ``cache.Kept``): placed by :meth:`settle`, which links the shared version's file
+        when that one's bytes have that sha256 (the stored copy is then not read at all: unchanged
+        files of a version of 10,000 runs are 20,000 reads and hashes fewer), else reads it from where
+        it is stored (which checks it again) and writes it. Without a shared version, written now."""
         target = self._claim(path)
-        if not self._link_if(path, target, stored.size, lambda data: _sha256_of(data) == stored.sha256):
+        if self._shared_root is None:
             Path(target).write_bytes(stored.read())
+        else:
+            self._pending.append((path, target, stored))
+
+    def settle(self, workers: int = 1, locks: tuple[int, ...] = ()) -> None:
+        """Place the stored files added since the last call (:meth:`add_stored`): the shared version's
+        files are read and hashed by up to ``workers`` forked processes (``locks``: the build's, which
+        they close), each linked only if it is still the file that was hashed, unchanged."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        from generator.workers import in_parts
+
+        checks = [(f"{self._shared_root}/{path}", stored.size, stored.sha256) for path, _, stored in pending]
+        held = (identity for part in in_parts(_holding, checks, workers, locks) for identity in part)
+        for (_, target, stored), (source, _, _), identity in zip(pending, checks, held, strict=True):
+            if identity is None or not self._link_same(source, target, identity):
+                Path(target).write_bytes(stored.read())
+
+    @property
+    def settled(self) -> bool:
+        """Whether every stored file added is placed (:meth:`settle`)."""
+        return not self._pending
+
+    def _link_same(self, source: str, target: str, identity: Identity) -> bool:
+        """Link ``target`` to ``source`` when that is still the file of ``identity``."""
+        try:
+            if _identity(os.lstat(source)) != identity:
+                return False
+            os.link(source, target)
+        except OSError:
+            return False
+        self.linked += 1
+        return True
 
     def _claim(self, path: str) -> str:
         """Where ``path`` goes in the stage, its folder made; refused when it collides with another."""
@@ -226,7 +261,7 @@ class Staging:
 
     def _link_if(self, path: str, target: str, size: int, same: Callable[[bytes], bool]) -> bool:
         """Link ``target`` to the shared version's file when that is a regular file of ``size`` bytes
-        that are the ones wanted (``same``: compared byte for byte, or by sha256), read now."""
+        that are the ones wanted (``same``, given the bytes read now)."""
         if self._shared_root is None:
             return False
         source = f"{self._shared_root}/{path}"
@@ -241,6 +276,7 @@ class Staging:
         return True
 
     def read(self, path: str) -> bytes | None:
+        assert self.settled, "a stage is read once its stored files are placed (settle)"
         return (self.folder / path).read_bytes() if path in self.paths else None
 
 
@@ -252,6 +288,32 @@ def _folders_of(folder: str) -> list[str]:
 
 def _sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+Identity = tuple[int, int, int, int, int]
+"""A file as ``os.lstat`` sees it: device, inode, size, modification and change times (ns). A write
+to it, or another file renamed over its path, changes one of them."""
+
+
+def _identity(info: os.stat_result) -> Identity:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def _holding(checks: list[tuple[str, int, str]]) -> list[Identity | None]:
+    """For each (path, size, sha256): the file's identity when it is a regular file of that size whose
+    bytes have that sha256, unchanged while they were read; else None (``Staging.settle``, on its
+    workers)."""
+    held: list[Identity | None] = []
+    for path, size, sha256 in checks:
+        try:
+            before = os.lstat(path)
+            same = stat.S_ISREG(before.st_mode) and before.st_size == size
+            same = same and _sha256_of(read_regular(path)) == sha256
+            same = same and _identity(os.lstat(path)) == _identity(before)
+        except (OSError, ReadFailure):
+            same = False
+        held.append(_identity(before) if same else None)
+    return held
 
 
 def _relative_files(folder: Path) -> list[str]:
@@ -713,6 +775,7 @@ class SiteWriter:
         reveal cites): listed if the site's record lacks them."""
         fresh, same = [], list(confirmed)
         for version, stage in versions:
+            assert stage.settled, "a stage is published once its stored files are placed (settle)"
             target = self.out / version
             if target.exists():
                 _check_existing(target, stage)

@@ -1,5 +1,6 @@
 """Unit tests of ``write.Staging``: a new version's files linked to the last version's where their
-bytes are equal, written otherwise; a stored file (``cache.Kept``) is not even read when linked."""
+bytes are equal, written otherwise; a stored file (``cache.Kept``) is not even read when linked.
+Stored files are placed by ``settle``, which hashes the last version's files on forked workers."""
 
 from __future__ import annotations
 
@@ -47,6 +48,7 @@ def test_a_stored_file_equal_to_the_last_versions_is_linked_unread(shared: Path,
     stage = Staging(tmp_path / "stage", shared)
     stored = Counted(OLD)
     stage.add_stored("runs/a.html", stored)
+    stage.settle()
     assert (stage.folder / "runs" / "a.html").samefile(shared / "runs" / "a.html")
     assert stored.reads == [] and stage.linked == 1 and stage.paths == {"runs/a.html"}
 
@@ -60,6 +62,7 @@ def test_a_stored_file_that_differs_is_read_and_written(shared: Path, tmp_path: 
     stage = Staging(tmp_path / "stage", shared)
     stored = Counted(new)
     stage.add_stored("runs/a.html", stored)
+    stage.settle()
     written = stage.folder / "runs" / "a.html"
     assert written.read_bytes() == new and not written.samefile(shared / "runs" / "a.html")
     assert stored.reads == [1] and stage.linked == 0
@@ -72,6 +75,7 @@ def test_without_a_shared_version_or_file_a_stored_file_is_read(shared: Path, tm
     stage = Staging(tmp_path / "stage", shared)
     stored = Counted(OLD)
     stage.add_stored("runs/b.html", stored)  # the last version has no such file
+    stage.settle()
     assert stored.reads == [1] and stage.linked == 0
 
 
@@ -82,6 +86,7 @@ def test_a_linked_shared_file_must_be_a_regular_file(shared: Path, tmp_path: Pat
     stage = Staging(tmp_path / "stage", shared)
     stored = Counted(OLD)
     stage.add_stored("runs/a.html", stored)
+    stage.settle()
     written = stage.folder / "runs" / "a.html"
     assert not written.is_symlink() and written.read_bytes() == OLD and stored.reads == [1]
 
@@ -96,7 +101,61 @@ def test_a_kept_cache_file_is_checked_when_it_must_be_read(shared: Path, tmp_pat
     kept = Kept(kept_file, hashlib.sha256(OLD).hexdigest(), len(OLD))
     stage = Staging(tmp_path / "stage", shared)
     stage.add_stored("runs/a.html", kept)  # equal to the last version's: linked, the cache not read
+    stage.settle()
     assert stage.linked == 1
     alone = Staging(tmp_path / "alone")
     with pytest.raises(OutputError, match="no longer holds the bytes it was loaded with"):
         alone.add_stored("runs/a.html", kept)
+
+
+def test_stored_files_are_placed_alike_by_one_process_or_by_forked_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``settle`` hashes the last version's files in parts on up to ``workers`` processes: the same
+    files are linked, the same written, in either case; nothing is placed before it."""
+    from generator import workers
+
+    monkeypatch.setattr(workers, "PART_ITEMS", 2)
+    shared = tmp_path / "v1"
+    (shared / "runs").mkdir(parents=True)
+    pages = {f"runs/{i:02d}.html": f"<p>page {i}</p>".encode() for i in range(20)}
+    for path, data in pages.items():
+        (shared / path).write_bytes(data)
+    for jobs in (1, 2):
+        stage = Staging(tmp_path / f"stage-{jobs}", shared)
+        stored = {path: Counted(data if int(path[5:7]) % 3 else data + b"!") for path, data in pages.items()}
+        for path, file in stored.items():
+            stage.add_stored(path, file)
+        assert not (stage.folder / "runs" / "00.html").exists()
+        with pytest.raises(AssertionError, match="settle"):
+            stage.read("runs/00.html")
+        stage.settle(jobs)
+        written = {path for path, file in stored.items() if file.reads}
+        assert written == {path for path in pages if int(path[5:7]) % 3 == 0}
+        assert stage.linked == len(pages) - len(written)
+        for path, file in stored.items():
+            assert (stage.folder / path).read_bytes() == file.data
+            assert (stage.folder / path).samefile(shared / path) == (path not in written)
+
+
+def test_a_shared_file_changed_after_it_was_hashed_is_not_linked(
+    shared: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last version's file is linked only if it is still the file that was hashed: one written to
+    or replaced in between (here, right after the workers hashed it) is not; the stored copy is."""
+    from generator import write
+
+    holding = write._holding
+
+    def then_changed(checks: list[tuple[str, int, str]]) -> list[write.Identity | None]:
+        held = holding(checks)
+        (shared / "runs" / "a.html").write_bytes(b"<p>the sam3 page</p>\n")  # the same size
+        return held
+
+    monkeypatch.setattr(write, "_holding", then_changed)
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(OLD)
+    stage.add_stored("runs/a.html", stored)
+    stage.settle()
+    assert (stage.folder / "runs" / "a.html").read_bytes() == OLD
+    assert stored.reads == [1] and stage.linked == 0
