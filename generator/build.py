@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -225,22 +226,6 @@ SCAN_PART_FILES = 16
 than two parts' worth is scanned in the build's own process."""
 
 
-@dataclass(frozen=True)
-class _Scan:
-    """A blind scan's files and names, as forked workers share them (``workers.in_workers``)."""
-
-    files: list[tuple[str, Callable[[], bytes]]]
-    names: frozenset[str]
-    locks: tuple[int, ...]
-
-
-def _scan_part(scan: _Scan, part: tuple[int, int]) -> tuple[str, str] | None:
-    from generator.blind_scan import find_revealed
-
-    start, end = part
-    return find_revealed(scan.files[start:end], scan.names)
-
-
 def _sha256s(files: list[tuple[str, Callable[[], bytes]]]) -> list[str]:
     return [hashlib.sha256(read()).hexdigest() for _, read in files]
 
@@ -261,13 +246,11 @@ def _find_revealed_in_workers(
     """``blind_scan.find_revealed`` of ``files``, in contiguous parts scanned by up to ``workers``
     processes: the same answer, the first file in the order given that shows a name, since the
     parts come back in order."""
-    from generator.workers import in_workers
+    from generator.blind_scan import find_revealed
+    from generator.workers import in_parts
 
-    count = max(1, min(workers * 4, len(files) // SCAN_PART_FILES))
-    bounds = [len(files) * i // count for i in range(count + 1)]
-    parts = list(itertools.pairwise(bounds))
-    scan = _Scan(files, frozenset(names), locks)
-    with contextlib.closing(in_workers(scan, _scan_part, parts, workers, min_jobs=2)) as found:
+    scan = partial(find_revealed, names=frozenset(names))
+    with contextlib.closing(in_parts(scan, files, workers, locks, SCAN_PART_FILES)) as found:
         return next((hit for hit in found if hit is not None), None)
 
 

@@ -273,8 +273,8 @@ def in_workers(
 
 
 PART_ITEMS = 16
-"""The fewest items of a part (:func:`in_parts`): fewer than two parts' worth are done in the build's
-own process."""
+"""The fewest items of a part (:func:`in_parts`) unless the caller says otherwise: fewer than two
+parts' worth are done in the build's own process."""
 
 
 @dataclass(frozen=True)
@@ -282,21 +282,26 @@ class _Parts:
     """What :func:`in_parts` hands its forked workers: the items, the work, the build's locks."""
 
     items: list[Any]
-    work: Callable[[list[Any]], list[Any]]
+    work: Callable[[list[Any]], Any]
     locks: tuple[int, ...]
 
 
-def _part(parts: _Parts, bounds: tuple[int, int]) -> list[Any]:
+def _part(parts: _Parts, bounds: tuple[int, int]) -> Any:
     start, end = bounds
     return parts.work(parts.items[start:end])
 
 
 def in_parts(
-    work: Callable[[list[Any]], list[T]], items: list[Any], workers: int, locks: tuple[int, ...] = ()
-) -> Generator[list[T], None, None]:
-    """``work`` (a module-level function of a list of items, returning one result an item) of
-    contiguous parts of ``items``, four a worker and :data:`PART_ITEMS` items at least, done by up to
-    ``workers`` forked processes; each part's results in the order of the items."""
-    count = max(1, min(workers * 4, len(items) // PART_ITEMS))
+    work: Callable[[list[Any]], T],
+    items: list[Any],
+    workers: int,
+    locks: tuple[int, ...] = (),
+    least: int | None = None,
+) -> Generator[T, None, None]:
+    """``work`` of contiguous parts of ``items`` (four a worker, each of ``least`` items at least,
+    :data:`PART_ITEMS` by default), done by up to ``workers`` forked processes; each part's result
+    in the order of the parts. ``work`` is inherited by the workers at the fork, never pickled: a
+    ``functools.partial`` will do. ``locks``: the build's, which each worker closes."""
+    count = max(1, min(workers * 4, len(items) // (least or PART_ITEMS)))
     bounds = list(itertools.pairwise(len(items) * i // count for i in range(count + 1)))
     yield from in_workers(_Parts(items, work, locks), _part, bounds, workers, min_jobs=2)
