@@ -3,7 +3,6 @@ versions index, the no-op rebuild and the run cache. Each test failed before its
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -272,13 +271,14 @@ def _run_entries(cache: Path) -> list[Path]:
 
 
 def _reseal_entry(path: Path, key: bytes) -> None:
-    """What a forger with write access does after changing an entry: recompute its checksum, with
-    the only key they have (their own)."""
+    """What a forger with write access does after changing an entry: sign it again exactly as the
+    cache does (its fields as compact JSON, their MAC written first), with the only key they have
+    (their own)."""
     fields = json.loads(path.read_bytes())
-    fields.pop("sha256", None), fields.pop("mac", None)
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    digest = hashlib.sha256(text).hexdigest()
-    path.write_text(json.dumps(fields | {"sha256": digest, "mac": hmac.new(key, text, "sha256").hexdigest()}))
+    fields.pop("mac", None)
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    body = text.encode("utf-8")
+    path.write_bytes(b'{"mac":"' + hmac.new(key, body, "sha256").hexdigest().encode() + b'",' + body[1:])
 
 
 @pytest.mark.slow

@@ -184,22 +184,28 @@ def test_score_inputs_sums_the_benchmarks_counts_and_counts_each_sealed_folder_o
 
 def _rendered_pages(
     layout_id: str, monkeypatch: pytest.MonkeyPatch
-) -> tuple[BenchmarkScore, int, dict[str, list[tuple[str, bytes]]]]:
+) -> tuple[BenchmarkScore, tuple[int, int], dict[str, list[tuple[str, bytes]]]]:
     """A benchmark scored with pages in this process: its score, how many times a run's pages were
-    rendered, and each run's spooled pages."""
+    rendered and its spooled rows read back, and each run's spooled pages."""
     import generator.render
 
-    calls = []
-    render_run = generator.render.render_run
+    calls, reads = [], []
+    render_run, get = generator.render.render_run, Details.get
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(args[2])
         return render_run(*args, **kwargs)
 
+    def reading(self: Details, bench: str, run: str) -> bytes:
+        reads.append(run)
+        return get(self, bench, run)
+
     monkeypatch.setattr(generator.render, "render_run", counting)
+    monkeypatch.setattr(Details, "get", reading)
     details = Details()
     try:
         score = score_benchmark(Path("runs"), layout_of(CORPUS, layout_id), details, options=ScoreOptions())
+        read_back = len(reads)  # before this test reads the rows itself (run_files)
         assert score.report is not None, score.problems
         pages = {}
         for run in score.report.section.runs:
@@ -207,7 +213,7 @@ def _rendered_pages(
             pages[run.id] = [(path, data) for path, data in files if isinstance(data, bytes)]
     finally:
         details.close()
-    return score, len(calls), pages
+    return score, (len(calls), read_back), pages
 
 
 @pytest.mark.parametrize("bench", ["docs-quality", "agent-dx-successor"])
@@ -217,10 +223,11 @@ def test_a_points_run_is_rendered_once_as_it_is_scored_with_the_view_its_benchma
     """The points family knows its run view when prepared: each run's pages are rendered from its rows
     in memory as it is scored, and the render step finds the finished view equal and renders none
     again."""
-    score, calls, pages = _rendered_pages(bench, monkeypatch)
+    score, (calls, reads), pages = _rendered_pages(bench, monkeypatch)
     assert score.report is not None
     runs = score.report.run_count
     assert (score.scored, score.rendered, calls) == (runs, runs, runs)
+    assert reads == 0  # no run's rows were read back from the spool to render its pages
     assert all(pages[run] for run in pages)
 
 
@@ -233,17 +240,18 @@ def test_a_run_view_that_differs_once_finished_renders_the_pages_again_as_withou
     from generator.families.points.family import PointsFamily
 
     prepared = PointsFamily.prepared_run_status
-    _, calls, early = _rendered_pages("docs-quality", monkeypatch)
+    _, (calls, early_reads), early = _rendered_pages("docs-quality", monkeypatch)
     monkeypatch.setattr(PointsFamily, "prepared_run_status", lambda self, bench, state: None)
-    _, late_calls, late = _rendered_pages("docs-quality", monkeypatch)
+    _, (late_calls, late_reads), late = _rendered_pages("docs-quality", monkeypatch)
     wrong = RunStatus(status="not the contract's status")
     monkeypatch.setattr(
         PointsFamily,
         "prepared_run_status",
         lambda self, bench, state: (wrong, prepared(self, bench, state)[1]),
     )
-    score, wrong_calls, again = _rendered_pages("docs-quality", monkeypatch)
+    score, (wrong_calls, wrong_reads), again = _rendered_pages("docs-quality", monkeypatch)
     assert score.report is not None
     runs = score.report.run_count
     assert (calls, late_calls, wrong_calls) == (runs, runs, 2 * runs)
+    assert (early_reads, late_reads, wrong_reads) == (0, runs, runs)
     assert early == late == again

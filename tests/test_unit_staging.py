@@ -5,6 +5,7 @@ Stored files are placed by ``settle``, which hashes the last version's files on 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,9 +114,10 @@ def test_stored_files_are_placed_alike_by_one_process_or_by_forked_workers(
 ) -> None:
     """``settle`` hashes the last version's files in parts on up to ``workers`` processes: the same
     files are linked, the same written, in either case; nothing is placed before it."""
-    from generator import workers
+    from generator import workers, write
 
     monkeypatch.setattr(workers, "PART_ITEMS", 2)
+    monkeypatch.setattr(write, "SETTLE_PARALLEL_BYTES", 0)  # a pool even for these few bytes
     shared = tmp_path / "v1"
     (shared / "runs").mkdir(parents=True)
     pages = {f"runs/{i:02d}.html": f"<p>page {i}</p>".encode() for i in range(20)}
@@ -145,11 +147,13 @@ def test_a_shared_file_changed_after_it_was_hashed_is_not_linked(
     or replaced in between (here, right after the workers hashed it) is not; the stored copy is."""
     from generator import write
 
+    old = shared / "runs" / "a.html"
+    os.utime(old, ns=(1_000_000_000, 1_000_000_000))  # written long before, as a published version is
     holding = write._holding
 
     def then_changed(checks: list[tuple[str, int, str]]) -> list[write.Identity | None]:
         held = holding(checks)
-        (shared / "runs" / "a.html").write_bytes(b"<p>the sam3 page</p>\n")  # the same size
+        old.write_bytes(b"<p>the sam3 page</p>\n")  # the same size, a new modification time
         return held
 
     monkeypatch.setattr(write, "_holding", then_changed)
