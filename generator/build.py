@@ -237,7 +237,7 @@ def _hashed_in_workers(
     ``workers`` processes (a published version of 10,000 runs of 100 rows holds 1.9 GB)."""
     from generator.workers import in_parts
 
-    return [sha for part in in_parts(_sha256s, files, workers, locks) for sha in part]
+    return list(itertools.chain.from_iterable(in_parts(_sha256s, files, workers, locks)))
 
 
 def _find_revealed_in_workers(

@@ -15,7 +15,8 @@ task would cost more than scoring it. The build's own process never sets it: the
 handed its ``Shared``. A worker ignores Ctrl-C (the parent stops the pool), closes its copies of the
 build's locks (``Shared.locks``), and exits when its parent is gone, so a killed build leaves no lock
 held and no process behind. :func:`in_workers` is generic over what its workers share (anything
-with ``locks``, :class:`Forked`): the blind scan runs on it too (``build._find_revealed_in_workers``).
+with ``locks``, :class:`Forked`); :func:`in_parts` runs contiguous parts of a list on it: the blind
+scan and its key (``build``) and the hashing of the last version's files (``write.Staging.settle``).
 """
 
 from __future__ import annotations
@@ -162,7 +163,9 @@ Job = tuple[str, str]
 
 
 def score_one(shared: Shared, job: Job) -> Outcome:
-    """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache."""
+    """Verify, look up, and on a miss score one run; spool its rows; keep a clean result in the cache;
+    and when the benchmark's run view is known already (``Shared.early``), render its pages from its
+    rows in memory, unless the cache keeps them."""
     rel, run_id = job
     verified = verified_run(shared.layout.run_path(rel), shared.reads)
     run = verified.value

@@ -12,6 +12,7 @@ import contextlib
 import errno
 import hashlib
 import hmac
+import itertools
 import json
 import os
 import shutil
@@ -220,10 +221,13 @@ class Staging:
         from generator.workers import in_parts
 
         checks = [(f"{self._shared_root}/{path}", stored.size, stored.sha256) for path, _, stored in pending]
-        held = (identity for part in in_parts(_holding, checks, workers, locks) for identity in part)
-        for (_, target, stored), (source, _, _), identity in zip(pending, checks, held, strict=True):
-            if identity is None or not self._link_same(source, target, identity):
-                Path(target).write_bytes(stored.read())
+        if sum(stored.size for _, _, stored in pending) < SETTLE_PARALLEL_BYTES:
+            workers = 1  # hashed sooner than a pool is forked
+        with contextlib.closing(in_parts(_holding, checks, workers, locks)) as parts:
+            held = itertools.chain.from_iterable(parts)
+            for (_, target, stored), (source, _, _), identity in zip(pending, checks, held, strict=True):
+                if identity is None or not self._link_same(source, target, identity):
+                    Path(target).write_bytes(stored.read())
 
     @property
     def settled(self) -> bool:
@@ -290,9 +294,15 @@ def _sha256_of(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+SETTLE_PARALLEL_BYTES = 32 << 20
+"""The shared files a stage settles are hashed on the build's workers when they hold this much (about
+30 ms of hashing, what forking a pool costs); fewer bytes are hashed in the build's own process."""
+
 Identity = tuple[int, int, int, int, int]
-"""A file as ``os.lstat`` sees it: device, inode, size, modification and change times (ns). A write
-to it, or another file renamed over its path, changes one of them."""
+"""A file as ``os.lstat`` sees it: device, inode, size, modification and change times (ns). Another
+file renamed over its path changes the inode; a write changes the times, to the file system's
+timestamp granularity (a clock tick on older Linux kernels): the shared files were written by an
+earlier build, well before this one hashes them."""
 
 
 def _identity(info: os.stat_result) -> Identity:

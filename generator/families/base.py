@@ -224,7 +224,10 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
         ``run_section`` of the finished section) when the prepared state alone decides it, so each
         run's pages are rendered as soon as it is scored, from its rows in memory; None (the
         default) when it waits for every run, as judge agreement does. The pipeline compares it
-        with the finished benchmark's and renders again where they differ."""
+        with the finished benchmark's and renders again where they differ. The pages are rendered
+        from the run's rows as ``score_run`` made them, not as read back from their JSON: a family
+        that says its view must have rows that read back equal (``RunScored.detail``, validated by
+        the section's ``detail_model``; the golden site and the build tests compare every byte)."""
         return None
 
     def section_changes(self, before: Sec, after: Sec) -> BaseModel | None:
