@@ -235,7 +235,7 @@ def _hashed_in_workers(
 ) -> list[str]:
     """The sha256 of each of ``files``, in order, read and hashed in contiguous parts by up to
     ``workers`` processes (a published version of 10,000 runs of 100 rows holds 1.9 GB)."""
-    from generator.workers import in_parts
+    from generator.pool import in_parts
 
     return list(itertools.chain.from_iterable(in_parts(_sha256s, files, workers, locks)))
 
@@ -247,7 +247,7 @@ def _find_revealed_in_workers(
     processes: the same answer, the first file in the order given that shows a name, since the
     parts come back in order."""
     from generator.blind_scan import find_revealed
-    from generator.workers import in_parts
+    from generator.pool import in_parts
 
     scan = partial(find_revealed, names=frozenset(names))
     with contextlib.closing(in_parts(scan, files, workers, locks, SCAN_PART_FILES)) as found:

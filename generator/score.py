@@ -32,6 +32,7 @@ from generator.inputs import (
     inputs_digest,
 )
 from generator.jsonio import load_json_bytes, validate_model
+from generator.pool import in_workers
 from generator.portable import open_folder, wait_lock
 from generator.progress import SILENT, Progress
 from generator.report import BenchmarkReport, SealedInput, SiteReport
@@ -44,7 +45,6 @@ from generator.workers import (
     RunPagesOutcome,
     Shared,
     fewest_jobs,
-    in_workers,
     render_one,
     score_one,
     verified_run,

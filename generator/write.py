@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, Stored, read_regular
+from generator.pool import in_parts
 from generator.portable import CLOEXEC, NOFOLLOW, try_lock
 from generator.siteconfig import SiteLook
 
@@ -218,8 +219,6 @@ class Staging:
         pending, self._pending = self._pending, []
         if not pending:
             return
-        from generator.workers import in_parts
-
         checks = [(f"{self._shared_root}/{path}", stored.size, stored.sha256) for path, _, stored in pending]
         if sum(stored.size for _, _, stored in pending) < SETTLE_PARALLEL_BYTES:
             workers = 1  # hashed sooner than a pool is forked

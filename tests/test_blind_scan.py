@@ -267,9 +267,9 @@ def test_the_scan_keys_hashes_in_parts_are_each_files_sha256_in_order(
     sha256 of each file comes back in the order given, whatever the parts."""
     import hashlib
 
-    from generator import build, workers
+    from generator import build, pool
 
-    monkeypatch.setattr(workers, "PART_ITEMS", 2)
+    monkeypatch.setattr(pool, "PART_ITEMS", 2)
     files = [(f"b/runs/r{i:02d}.html", lambda i=i: f"<p>file {i}</p>".encode() * i) for i in range(count)]
     expected = [hashlib.sha256(read()).hexdigest() for _, read in files]
     assert build._hashed_in_workers(files, workers=2, locks=()) == expected

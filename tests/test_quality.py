@@ -37,7 +37,14 @@ STAGES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     ),
     "write": (
         ("generator.write", "generator.past"),
-        (*PRESENTATION, "generator.render", "generator.charts", "generator.mkdocs_export", "generator.score"),
+        (
+            *PRESENTATION,
+            "generator.render",
+            "generator.charts",
+            "generator.mkdocs_export",
+            "generator.score",
+            "generator.workers",
+        ),
     ),
 }
 """Dependencies point one way (load → verify → score → render → write): each stage is checked from

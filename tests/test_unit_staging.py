@@ -114,9 +114,9 @@ def test_stored_files_are_placed_alike_by_one_process_or_by_forked_workers(
 ) -> None:
     """``settle`` hashes the last version's files in parts on up to ``workers`` processes: the same
     files are linked, the same written, in either case; nothing is placed before it."""
-    from generator import workers, write
+    from generator import pool, write
 
-    monkeypatch.setattr(workers, "PART_ITEMS", 2)
+    monkeypatch.setattr(pool, "PART_ITEMS", 2)
     monkeypatch.setattr(write, "SETTLE_PARALLEL_BYTES", 0)  # a pool even for these few bytes
     shared = tmp_path / "v1"
     (shared / "runs").mkdir(parents=True)

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import inputs, score, seal, workers
+from generator import inputs, pool, score, seal, workers
 from generator.cache import RunCache
 from generator.inputs import FolderReads, discover
+from generator.pool import in_workers
 from generator.portable import can_fork
 from generator.score import Details, ScoreOptions, _shared, prepare, read_benchmark
-from generator.workers import PARALLEL_MIN_RUNS, Job, Shared, in_workers, verified_run
+from generator.workers import PARALLEL_MIN_RUNS, Job, Shared, verified_run
 from scripts import make_corpus
 from tests.conftest import CORPUS
 
@@ -53,7 +54,7 @@ def test_in_process_each_job_is_done_here_in_order_with_the_shared_value() -> No
     finally:
         details.close()
     assert done == [(os.getpid(), job, "docs-quality") for job in JOBS]
-    assert workers._IN_WORKER.shared is None
+    assert pool._IN_WORKER.shared is None
 
 
 @pytest.mark.skipif(not can_fork(), reason="workers are forked only where the platform can fork")
@@ -66,7 +67,7 @@ def test_forked_workers_give_results_in_job_order_and_leave_no_state_here() -> N
         details.close()
     assert [(job, bench) for _, job, bench in done] == [(job, "docs-quality") for job in JOBS]
     assert os.getpid() not in {pid for pid, _, _ in done}
-    assert workers._IN_WORKER.shared is None  # set in the workers only
+    assert pool._IN_WORKER.shared is None  # set in the workers only
 
 
 @pytest.mark.skipif(not can_fork(), reason="workers are forked only where the platform can fork")
