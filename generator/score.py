@@ -40,10 +40,10 @@ from generator.seal import key_of
 from generator.siteconfig import SiteLook
 from generator.spool import SPOOL_PREFIX, sweep_stale
 from generator.workers import (
-    EarlyView,
     Outcome,
     RunPagesOutcome,
     Shared,
+    Viewed,
     fewest_jobs,
     render_one,
     score_one,
@@ -513,14 +513,14 @@ def _run_view(bench: BenchmarkContext[Any, Any], status: RunStatus, section: Any
     return RunView(id=bench.id, title=bench.declaration.title, disclosures=status, section=section, site=site)
 
 
-def early_view(prepared: Prepared, options: ScoreOptions) -> EarlyView | None:
+def early_view(prepared: Prepared, options: ScoreOptions) -> Viewed | None:
     """The benchmark's run view before any run is scored, when its family knows it then
     (``Family.prepared_run_status``) and pages are made (not for ``verify``)."""
     early = prepared.family.prepared_run_status(prepared.bench, prepared.state) if options.outputs else None
     if early is None:
         return None
     view = _run_view(prepared.bench, *early, options.site)
-    return EarlyView(view, view.digest())
+    return Viewed(view, view.digest())
 
 
 def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, options: ScoreOptions) -> int:
@@ -532,9 +532,9 @@ def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, option
     bench = shared.bench
     status = RunStatus(status=finished.disclosures.status)
     view = _run_view(bench, status, shared.family.run_section(finished.section), options.site)
-    digest = view.digest()
-    jobs = [job for job in folded.keys if folded.rendered_with.get(job[0]) != digest]
-    pages = dataclasses.replace(shared, view=view, detail_model=finished.section.detail_model())
+    viewed = Viewed(view, view.digest())
+    jobs = [job for job in folded.keys if folded.rendered_with.get(job[0]) != viewed.digest]
+    pages = dataclasses.replace(shared, view=viewed, detail_model=finished.section.detail_model())
     rendered = len(folded.keys) - len(jobs)
     for outcome in in_workers(pages, render_one, jobs, options.jobs, shared.min_jobs):
         if outcome.kept:

@@ -77,9 +77,9 @@ def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[Ver
 
 
 @dataclass(frozen=True)
-class EarlyView:
-    """A benchmark's run view known before any run is folded (``Family.prepared_run_status``): each
-    run scored here has its pages rendered at once, from its rows in memory, not read back."""
+class Viewed:
+    """A benchmark's run view and its digest (under which its run pages are kept in the run cache),
+    taken once a benchmark, not once a run."""
 
     view: RunView
     digest: str
@@ -98,10 +98,11 @@ class Shared:
     cache_bench: str
     outputs: bool = True
     """Spool each run's rows and keep them in the cache; False for ``verify``."""
-    view: RunView | None = None
+    view: Viewed | None = None
     """The benchmark as its run pages show it: known once every run is folded in."""
-    early: EarlyView | None = None
-    """The same, when its family knows it before any run is folded: pages are rendered as runs are scored."""
+    early: Viewed | None = None
+    """The same, when its family knows it before any run is folded (``Family.prepared_run_status``):
+    each run's pages are rendered as it is scored, from its rows in memory, not read back."""
     detail_model: type[BaseModel] | None = None
     """The type of a spooled run's rows, to render its pages from."""
     reads: FolderReads | None = None
@@ -177,7 +178,7 @@ def score_one(shared: Shared, job: Job) -> Outcome:
         shared.cache.store(key, family.name, scored.summary, scored.part, detail)
         early = shared.early
         if early is not None and not shared.cache.has_pages(shared.cache.pages_key(key, early.digest)):
-            _render(shared, early.view, early.digest, run_id, key, scored.detail)
+            _render(shared, early, run_id, key, scored.detail)
             rendered_with = early.digest
     return Outcome(
         rel, run_id, run.digest, scored.summary, scored.part, (), key=key, rendered_with=rendered_with
@@ -188,24 +189,22 @@ def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
     """One run's pages with the benchmark's view: from the cache (left there, where the version's
     writer reads them), else rendered from its spooled rows, spooled and kept."""
     assert shared.view and shared.detail_model, "render_one renders once the benchmark is finished"
-    view = shared.view
     run_id, run_key = job
-    digest = view.digest()
-    pages = shared.cache.load_pages(shared.cache.pages_key(run_key, digest))
+    pages = shared.cache.load_pages(shared.cache.pages_key(run_key, shared.view.digest))
     if pages is not None:
         kept = tuple((path, file) for (path, _), file in zip(pages.pages, pages.kept, strict=True))
         return RunPagesOutcome(run_id, False, kept, pages.located)
     run = shared.detail_model.model_validate_json(shared.details.get(shared.bench.id, run_id))
-    _render(shared, view, digest, run_id, run_key, run)
+    _render(shared, shared.view, run_id, run_key, run)
     return RunPagesOutcome(run_id, True)
 
 
-def _render(shared: Shared, view: RunView, digest: str, run_id: str, run_key: str, run: BaseModel) -> None:
-    """A run's pages rendered with ``view`` (whose digest is ``digest``), spooled and kept in the run
-    cache. (The renderer is imported here, where pages are rendered: ``verify`` imports no Jinja or
+def _render(shared: Shared, viewed: Viewed, run_id: str, run_key: str, run: BaseModel) -> None:
+    """A run's pages rendered with ``viewed``, spooled and kept in the run cache under its digest.
+    (The renderer is imported here, where pages are rendered: ``verify`` imports no Jinja or
     Markdown.)"""
     from generator.render import render_run
 
-    pages = render_run(shared.family.name, view, run_id, run)
-    shared.cache.store_pages(shared.cache.pages_key(run_key, digest), pages)
+    pages = render_run(shared.family.name, viewed.view, run_id, run)
+    shared.cache.store_pages(shared.cache.pages_key(run_key, viewed.digest), pages)
     shared.details.put_pages(shared.bench.id, run_id, pages.pages, pages.located)
