@@ -11,11 +11,20 @@ import json
 import math
 import re
 from collections.abc import Iterator
+from decimal import Decimal, InvalidOperation
 from functools import partial
-from typing import Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar
 
 import jiter
-from pydantic import BaseModel, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    ValidationInfo,
+    WithJsonSchema,
+)
 
 from generator.errors import Problem, Problems, Result
 
@@ -54,11 +63,100 @@ def _constant(name: str) -> float:
     raise _Refusal(f"{name} is not allowed: numbers must be finite")
 
 
+class Written(float):
+    """A JSON number with a fraction or an exponent: the binary float every model reads, remembering
+    the literal's own text, so that a specification's number is the exact decimal its author wrote
+    (:data:`Exact`), never the nearest float (``83.33333333333333334`` is not ``83.33333333333333``)."""
+
+    text: str
+
+
 def _float(text: str) -> float:
-    value = float(text)
+    value = Written(text)
     if not math.isfinite(value):
         raise _Refusal(f"number {text[:40]} overflows to infinity: numbers must be finite")
+    value.text = text
     return value
+
+
+PUBLISHED = {"published": True}
+"""The validation context of a report benchsite published (``past.read_report``): there an exact
+number no float holds is the text :func:`_spelled` wrote."""
+
+
+def _exact(value: Any, info: ValidationInfo) -> int | Decimal:
+    """A number read from a document as the exact decimal it was written as (a :class:`Written`
+    float's text; an integer as it is); a float made in code by its shortest spelling; in a
+    published report, the text :func:`_spelled` wrote. Other text, true/false and anything else
+    are refused."""
+    if isinstance(value, Written):
+        return Decimal(value.text)
+    if isinstance(value, str) and info.context == PUBLISHED:
+        try:
+            return Decimal(value)
+        except InvalidOperation:
+            raise ValueError("must be a number") from None
+    if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
+        raise ValueError("must be a number")
+    if isinstance(value, int):
+        return value
+    exact = Decimal(repr(value)) if isinstance(value, float) else value
+    if not exact.is_finite():
+        raise ValueError("must be a finite number")
+    return exact
+
+
+def _spelled(value: int | Decimal) -> int | float | str:
+    """An exact number in JSON: an integer as written; a decimal as the float that spells it exactly
+    (``0.5``, ``80.0``: the bytes a float field wrote before); one no float holds (a 20th significant
+    digit) as the text of the exact decimal, so that JSON never states a number other than the one
+    scored by."""
+    if isinstance(value, int):
+        return value
+    near = float(value)
+    return near if Decimal(repr(near)) == value else format(value, "f")
+
+
+def _input_schema(low: int, high: int) -> dict[str, Any]:
+    return {"type": "number", "minimum": low, "maximum": high}
+
+
+def _published_schema(low: int, high: int) -> dict[str, Any]:
+    return {"anyOf": [_input_schema(low, high), {"type": "string", "description": "an exact decimal"}]}
+
+
+ExactNumber = Annotated[
+    int | Decimal,
+    BeforeValidator(_exact),
+    Field(ge=0, le=1_000_000),
+    PlainSerializer(_spelled, when_used="json"),
+    WithJsonSchema(_input_schema(0, 1_000_000), mode="validation"),
+    WithJsonSchema(_published_schema(0, 1_000_000), mode="serialization"),
+]
+"""A number a rubric or specification states, from 0 to a million: validated as ``int | Decimal``
+from the literal's text, compared exactly, published by :func:`_spelled`."""
+
+ExactShare = Annotated[
+    int | Decimal,
+    BeforeValidator(_exact),
+    Field(ge=0, le=1),
+    PlainSerializer(_spelled, when_used="json"),
+    WithJsonSchema(_input_schema(0, 1), mode="validation"),
+    WithJsonSchema(_published_schema(0, 1), mode="serialization"),
+]
+"""A share from 0 to 1 a rubric or specification states, exact as :data:`ExactNumber`."""
+
+
+def plain_decimal(value: int | Decimal) -> str:
+    """An exact number as a reader writes it: every digit it was written with, no exponent, no
+    trailing zeros (``80.0`` → ``80``, ``83.33333333333333334`` as it is)."""
+    if isinstance(value, int):
+        return str(value)
+    try:
+        text = format(value.normalize(), "f")
+    except InvalidOperation:
+        text = format(value, "f")
+    return text
 
 
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|NaN|-?Infinity|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')

@@ -75,10 +75,11 @@ class RunCounts(Model):
 def read_report(folder: Path) -> SiteReport | None:
     """A version's report read through its model; None when it cannot be read or is not a report of
     this format (damaged, or from another generator): then it is not comparable."""
+    from generator.jsonio import PUBLISHED
     from generator.report import SiteReport
 
     try:
-        return SiteReport.model_validate_json((folder / SITE_JSON).read_bytes())
+        return SiteReport.model_validate_json((folder / SITE_JSON).read_bytes(), context=PUBLISHED)
     except (OSError, ValueError):
         return None
 

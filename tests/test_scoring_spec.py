@@ -35,6 +35,7 @@ from generator.families.points.spec import (
     explain,
     seed_rules,
 )
+from generator.jsonio import load_json_bytes
 from generator.seal import SEAL_NAME, write_seal
 from tests.conftest import run_cli
 from tests.pages import parse, squash
@@ -43,9 +44,19 @@ BUILTIN: dict[str, Any] = json.loads(BUILTIN_FILE.read_text())
 TASK = PointsTask(id="t1", title="task one", allowlist=("src/",))
 
 
-def spec_of(spec: dict[str, Any]) -> PointsSpec:
-    """A specification as benchsite reads it: from JSON text (arrays are the models' tuples)."""
-    return PointsSpec.model_validate_json(json.dumps(spec))
+def spec_of(spec: dict[str, Any], *, text: str | None = None) -> PointsSpec:
+    """A specification as benchsite reads it: from JSON text (arrays are the models' tuples), its
+    numbers exact as written (``text``: the JSON itself, to write a number no float holds)."""
+    data = (text if text is not None else json.dumps(spec)).encode()
+    return PointsSpec.model_validate(tuples(load_json_bytes(data, "scoring.json").value))
+
+
+def tuples(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(tuples(v) for v in value)
+    if isinstance(value, dict):
+        return {k: tuples(v) for k, v in value.items()}
+    return value
 
 
 def successor_spec() -> dict[str, Any]:
@@ -106,6 +117,61 @@ def test_decimal_numbers_in_a_specification_are_exact() -> None:
     rules = compile_spec(spec_of(spec))
     result = score_attempt(attempt(changed_paths=("x", "y", "z")), TASK, rules)
     assert result.dimensions[3].points == float(Fraction(97, 10))
+
+
+# 45·23/27 + 15 + 15 + 10 + 5 = 250/3 = 83.333…: a threshold that differs from it in the 20th
+# significant digit, on either side
+ABOVE, BELOW = "83.33333333333333334", "83.33333333333333333"
+
+
+def threshold_spec(threshold: str) -> PointsSpec:
+    spec = copy.deepcopy(BUILTIN)
+    spec["outcomes"]["ready"]["deterministic_at_least"] = "THRESHOLD"
+    return spec_of(spec, text=json.dumps(spec).replace('"THRESHOLD"', threshold))
+
+
+def two_fifty_thirds() -> Attempt:
+    return attempt(functional=tuple(Check(id=f"f{i}", passed=i < 23) for i in range(27)))
+
+
+@pytest.mark.parametrize(("threshold", "outcome"), [(ABOVE, "NeedsReview"), (BELOW, "Ready")])
+def test_a_threshold_is_the_exact_decimal_written_to_the_20th_digit(threshold: str, outcome: str) -> None:
+    """Read through a binary float, both thresholds are 83.33333333333333 (below 250/3): Ready twice."""
+    rules = compile_spec(threshold_spec(threshold))
+    assert rules.ready_at_least == Fraction(threshold)
+    result = score_attempt(two_fifty_thirds(), TASK, rules)
+    assert result.outcome == outcome
+    if outcome == "NeedsReview":  # the reason never reads as equal numbers
+        assert result.reasons == (f"deterministic 83.333333333333333333 < {ABOVE}",)
+
+
+def test_a_number_no_float_holds_is_published_and_explained_as_written() -> None:
+    spec = threshold_spec(ABOVE)
+    assert spec.model_dump(mode="json")["outcomes"]["ready"]["deterministic_at_least"] == ABOVE
+    assert json.loads(json.dumps(spec_of(BUILTIN).model_dump(mode="json", exclude_unset=True))) == BUILTIN
+    assert f"deterministic points at least {ABOVE}" in "\n".join(explain(spec))
+    assert "deterministic points at least 80" in "\n".join(explain(spec_of(BUILTIN)))
+
+
+def test_a_number_is_not_text_nor_true(tmp_path: Path) -> None:
+    for wrong in ('"80"', "true"):
+        spec = copy.deepcopy(BUILTIN)
+        spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
+        path = tmp_path / "scoring.json"
+        path.write_text(json.dumps(spec).replace('"X"', wrong))
+        result = run_cli("rubric", "check", path)
+        assert result.exit_code == 4, result.output
+        assert "$.outcomes.ready.deterministic_at_least: must be a number" in result.output
+
+
+def test_rubric_explain_prints_a_threshold_as_written(tmp_path: Path) -> None:
+    spec = copy.deepcopy(BUILTIN)
+    spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
+    path = tmp_path / "scoring.json"
+    path.write_text(json.dumps(spec).replace('"X"', ABOVE))
+    result = run_cli("rubric", "explain", path)
+    assert result.exit_code == 0, result.output
+    assert f"deterministic points at least {ABOVE}" in result.output
 
 
 def test_a_team_rubric_of_four_dimensions_scores_by_its_own_rules() -> None:
@@ -455,3 +521,28 @@ def test_rubric_explain_finds_the_scoring_file_its_benchmark_pins(corpus: Path) 
     refused = run_cli("rubric", "explain", contract)
     assert refused.exit_code == 3, refused.output
     assert "scoring.json: does not match its pin in" in refused.output
+
+
+def test_a_published_exact_threshold_is_scored_by_and_read_back(corpus: Path, tmp_path: Path) -> None:
+    """End to end: the run scoring 250/3 is not Ready under 83.33333333333333334; site.json states the
+    threshold as its exact text, and a later build reads that report back (the versions it compares)."""
+    from generator.past import read_report
+
+    bench = only_points_bench(corpus)
+    spec = copy.deepcopy(BUILTIN)
+    spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
+    repin(bench, scoring=json.dumps(spec, indent=2).replace('"X"', ABOVE).encode())
+    out = tmp_path / "site"
+    result = run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v1", "-q")
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "v1" / "data" / "benchmarks" / "agent-dx.json").read_text())
+    assert (
+        report["section"]["scoring"]["specification"]["outcomes"]["ready"]["deterministic_at_least"] == ABOVE
+    )
+    assert (
+        f"deterministic points at least {ABOVE}"
+        in (out / "v1" / "b" / "agent-dx" / "methodology.html").read_text()
+    )
+    again = read_report(out / "v1")
+    assert again is not None
+    assert again.model_dump(mode="json") == json.loads((out / "v1" / "data" / "site.json").read_text())

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.components.spec import ComponentsSpec
+from generator.families.components.spec import ComponentsSpec, Share
 from generator.families.input_base import (
     EVALUATOR_HASH,
     SAFE_ID,
@@ -83,13 +83,15 @@ class ComponentsContract(Strict):
 
 
 class Weights(Strict):
-    outcome: float = Field(ge=0, le=1)
-    process: float = Field(ge=0, le=1)
-    rationale: float = Field(ge=0, le=1)
+    """A task's component weights, each the exact decimal written (``jsonio.exact_number``)."""
+
+    outcome: Share
+    process: Share
+    rationale: Share
 
     @model_validator(mode="after")
     def _sum_to_one(self) -> Weights:
-        if not math.isclose(self.outcome + self.process + self.rationale, 1.0, abs_tol=1e-9):
+        if not math.isclose(float(self.outcome + self.process + self.rationale), 1.0, abs_tol=1e-9):
             raise ValueError("component weights must sum to 1")
         return self
 

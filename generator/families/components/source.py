@@ -57,7 +57,7 @@ def agreement_problems(
     stated = PASS_BAR.search(contract.judge_rubric.pass_bar)
     most = rat.scale_max * (len(rat.criteria) + (bar.total_over == "all"))
     if stated is not None and (
-        exact(float(stated[1])) != exact(bar.total_at_least) or int(stated[2]) != most
+        Fraction(stated[1]) != exact(bar.total_at_least) or int(stated[2]) != most
     ):
         least = words(exact(bar.total_at_least))
         message = (

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Strict
+from generator.jsonio import ExactNumber, ExactShare, plain_decimal
 
 OutcomeMetric = Literal["f1", "issue_type_accuracy", "exactness"]
 """What the outcome is made of: detection F1, issue-type accuracy and exactness of matched defects."""
@@ -31,7 +33,8 @@ Gate = Literal["hard_fail", "missing_required_call"]
 GlobalCriterion = Literal["identification", "evidence_grounding", "reasoning_validity", "disposition"]
 """The judge criteria the episode format carries (``Judgment.criterion``), besides the task focus."""
 Level = Literal["L1", "L2", "L3", "L4"]
-Number = Annotated[int | float, Field(ge=0, le=1_000_000)]
+Number = ExactNumber
+Share = ExactShare
 
 METRIC_WORDS = {
     "f1": "detection F1",
@@ -47,9 +50,9 @@ GATE_WORDS = {
 }
 
 
-def exact(value: int | float) -> Fraction:
+def exact(value: int | Decimal) -> Fraction:
     """A specification's number as the exact decimal its author wrote (``0.1`` is 1/10, not a float)."""
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    return Fraction(value)
 
 
 def words(value: Fraction | int | float) -> str:
@@ -140,9 +143,9 @@ class TaskWeights(Strict):
 
 
 class ComponentWeights(Strict):
-    outcome: float = Field(ge=0, le=1)
-    process: float = Field(ge=0, le=1)
-    rationale: float = Field(ge=0, le=1)
+    outcome: Share
+    process: Share
+    rationale: Share
 
 
 class FixedWeights(Strict):
@@ -468,7 +471,9 @@ def _explain_combine(combine: TaskWeights | FixedWeights) -> str:
         text = f"{head}, with the weights each task declares in benchmark.json (adding up to {combine.total})"
     else:
         w = combine.weights
-        shares = f"outcome {w.outcome:g}, process {w.process:g}, rationale {w.rationale:g}"
+        shares = ", ".join(
+            f"{name} {plain_decimal(getattr(w, name))}" for name in ("outcome", "process", "rationale")
+        )
         text = f"{head}, with the same weights for every task: {shares}"
     return text + "; no score when the rationale is not scored. The three components are always reported."
 

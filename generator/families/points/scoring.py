@@ -9,6 +9,7 @@ the seed contract's built-in specification.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import Decimal, localcontext
 from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
@@ -34,8 +35,28 @@ _ZERO = Fraction(0)
 
 
 def exact(value: Fraction) -> str:
-    """A figure for a reason text: never rounded onto the threshold it is compared with."""
+    """A figure for a reason text, to ten significant digits."""
     return f"{float(value):.10g}"
+
+
+def below(value: Fraction, least: Fraction) -> str:
+    """``value < least`` for a reason text, each to ten significant digits, or to as many more as
+    it takes for the two to read apart (never rounded onto the threshold it is compared with:
+    250/3 below ``83.33333333333333334`` reads 83.333333333333333333 < 83.33333333333333334)."""
+    shown = (exact(value), exact(least))
+    digits = 10
+    while shown[0] == shown[1] and digits < 200:
+        digits += 10
+        shown = (_digits(value, digits), _digits(least, digits))
+    return f"{shown[0]} < {shown[1]}"
+
+
+def _digits(value: Fraction, digits: int) -> str:
+    """``value`` to ``digits`` significant digits, computed exactly (no float)."""
+    with localcontext() as context:
+        context.prec = digits
+        quotient = Decimal(value.numerator) / Decimal(value.denominator)
+    return format(quotient.normalize(), "f")
 
 
 def exact_total(values: Iterable[Fraction]) -> Fraction:
@@ -150,7 +171,7 @@ def _blockers(attempt: Attempt, rules: PointsRules, points: dict[str, Points]) -
     for key, least in rules.blocker_minimums:
         value = points.get(key)
         if value is not None and value < least:
-            found.append(f"{rules.blocker_words[key]} ({key} {exact(value)} < {exact(least)})")
+            found.append(f"{rules.blocker_words[key]} ({key} {below(value, least)})")
     return found
 
 
@@ -239,16 +260,16 @@ def _outcome(
     shortfalls = [*gaps]
     shortfalls += [f"{GROUP_WORDS[g]} total is zero" for g in rules.ready_nonempty if not getattr(attempt, g)]
     if total < rules.ready_at_least:
-        shortfalls.append(f"deterministic {exact(total)} < {exact(rules.ready_at_least)}")
+        shortfalls.append(f"deterministic {below(total, rules.ready_at_least)}")
     for key, least in rules.ready_minimums:
         value = points[key]
         if value is not None and value < least:
-            shortfalls.append(f"{key} {exact(value)} < {exact(least)}")
+            shortfalls.append(f"{key} {below(value, least)}")
     if not shortfalls:
         return "Ready", ["every Ready condition holds"], total
     if total >= rules.review_at_least:
         return "NeedsReview", shortfalls, total
-    return "NotReady", [f"deterministic {exact(total)} < {exact(rules.review_at_least)}"], total
+    return "NotReady", [f"deterministic {below(total, rules.review_at_least)}"], total
 
 
 def invalid_problem(attempt: Attempt, rules: PointsRules | None = None) -> str | None:

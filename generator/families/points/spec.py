@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Strict
+from generator.jsonio import ExactNumber, plain_decimal
 
 CheckGroup = Literal["functional", "regression", "cross_surface"]
 """The check groups an attempt row carries (``attempts.jsonl``)."""
@@ -46,7 +48,7 @@ MandatoryCheck = Literal[
     "changed-path scope check",
 ]
 InvalidReason = Literal["pre_agent_evaluator_failure", "host_infrastructure_failure", "storage_exhaustion"]
-Number = Annotated[int | float, Field(ge=0, le=1_000_000)]
+Number = ExactNumber
 Key = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
 
 GROUP_WORDS = {"functional": "functional", "regression": "regression", "cross_surface": "cross-surface"}
@@ -65,9 +67,9 @@ DETECTION_WORDS = {
 }
 
 
-def exact(value: int | float) -> Fraction:
+def exact(value: int | Decimal) -> Fraction:
     """A specification's number as the exact decimal its author wrote (``0.1`` is 1/10, not a float)."""
-    return Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+    return Fraction(value)
 
 
 def words(value: Fraction) -> str:
@@ -416,8 +418,9 @@ def explain(spec: PointsSpec) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def _num(value: int | float) -> str:
-    return words(exact(value))
+def _num(value: int | Decimal) -> str:
+    """A number the specification states, as written (every digit, no exponent)."""
+    return plain_decimal(value)
 
 
 def _explain_dimension(dim: DimensionSpec) -> str:
