@@ -159,6 +159,35 @@ def plain_decimal(value: int | Decimal) -> str:
     return text
 
 
+MAX_INT_DIGITS = 4300
+"""The longest integer literal read: 4300 digits (what Python converts without lifting its limit)."""
+
+
+class _LongInteger(_Refusal):
+    """An integer literal past :data:`MAX_INT_DIGITS`; located by :func:`_long_place`."""
+
+
+def _int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _LongInteger(f"an integer of {digits} digits: a number may hold at most {MAX_INT_DIGITS}")
+    return int(text)
+
+
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_INT_DIGITS + 1}}}")
+
+
+def _long_place(text: str, where: str) -> str:
+    """Line and column of the first run of digits longer than :data:`MAX_INT_DIGITS`."""
+    match = _LONG_DIGITS.search(text)
+    if match is None:
+        return where
+    offset = match.start()
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return f"{where} column {column}" if where else f"line {line} column {column}"
+
+
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|NaN|-?Infinity|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?')
 """A string, a named constant or a whole number: each matched once from its first character, so
 locating scans the text in one pass (never a backtracking match started inside a long number)."""
@@ -236,10 +265,14 @@ def parse_json(text: str, file: str, where: str = "") -> Result[Any]:
     marked: list[_DupDict] = []
     try:
         hook = partial(_pairs, marked)
-        value = json.loads(text, object_pairs_hook=hook, parse_constant=_constant, parse_float=_float)
+        value = json.loads(
+            text, object_pairs_hook=hook, parse_constant=_constant, parse_float=_float, parse_int=_int
+        )
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return _failed(Problem(file, place, f"not valid JSON: {exc.msg}"))
+    except _LongInteger as exc:
+        return _failed(Problem(file, _long_place(text, where), str(exc)))
     except _Refusal as exc:
         return _failed(Problem(file, _place(text, where), str(exc)))
     except RecursionError:

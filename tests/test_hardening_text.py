@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,9 @@ def test_every_class_is_inert_in_a_built_release_notes(corpus: Path, tmp_path: P
     rubric["limitations"] = [hostile]
     (bench / "rubric.json").write_text(json.dumps(rubric), encoding="utf-8")
     decl = json.loads((bench / "benchmark.json").read_text(encoding="utf-8"))
-    decl["title"] = hostile
+    # a title may hold no format character a reader cannot see (refused: test_readable_names.py);
+    # the contract's limitation keeps them all
+    decl["title"] = "".join(c for c in hostile if unicodedata.category(c) != "Cf")
     decl["rubric"]["sha256"] = hashlib.sha256((bench / "rubric.json").read_bytes()).hexdigest()
     (bench / "benchmark.json").write_text(json.dumps(decl), encoding="utf-8")
     reseal(bench)

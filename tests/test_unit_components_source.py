@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from decimal import Decimal
 from typing import Any
 
 from generator.families.components.models import ComponentsContract, ComponentsDeclaration
@@ -82,7 +83,11 @@ def test_the_corpus_declaration_agrees_and_keeps_each_tasks_own_weights() -> Non
     assert tasks is not None
     assert list(tasks) == [t["id"] for t in DECLARATION["tasks"]]
     first = tasks["JE-01"].weights
-    assert first is not None and (first.outcome, first.process, first.rationale) == (0.6, 0.2, 0.2)
+    assert first is not None and (first.outcome, first.process, first.rationale) == (
+        Decimal("0.6"),
+        Decimal("0.2"),
+        Decimal("0.2"),
+    )
 
 
 def test_minimum_seeds_and_missing_task_weights_are_named() -> None:
@@ -114,4 +119,8 @@ def test_fixed_weights_replace_a_tasks_missing_weights_and_refuse_other_ones() -
     assert [p.where for p in problems] == [f"$.tasks[{i}].weights" for i in others]
     for task in tasks.values():
         assert task.weights is not None
-        assert (task.weights.outcome, task.weights.process, task.weights.rationale) == (0.5, 0.3, 0.2)
+        assert (task.weights.outcome, task.weights.process, task.weights.rationale) == (
+            Decimal("0.5"),
+            Decimal("0.3"),
+            Decimal("0.2"),
+        )

@@ -14,9 +14,9 @@ from pydantic import BaseModel
 from generator.canon import compact_json
 from generator.disclosures import Disclosures
 from generator.errors import Problem, Result
-from generator.families.input_base import SpecPin
+from generator.families.input_base import SpecPin, spec_bounds
 from generator.figures import Model
-from generator.jsonio import load_model
+from generator.jsonio import load_json_bytes, load_model, validate_model
 from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
@@ -177,8 +177,17 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     # --- the rubric contract and its scoring specification (generator.families.specs) -------------
 
     def read_contract(self, data: bytes, file: str) -> Result[Contract]:
-        """Parse the pinned rubric file; by default a JSON contract validated by ``contract_model``."""
-        return cast(Result[Contract], load_model(self.contract_model, data, file))
+        """Parse the pinned rubric file; by default a JSON contract validated by ``contract_model``, a
+        ``scoring`` object in it first held to a specification's limits (``input_base.spec_bounds``)."""
+        raw = load_json_bytes(data, file)
+        if raw.value is None:
+            return Result(None, raw.problems)
+        scoring = raw.value.get("scoring") if isinstance(raw.value, dict) else None
+        bounds = spec_bounds(scoring) if scoring is not None else None
+        if bounds is not None:
+            place, reason = bounds
+            return Result(None, (Problem(file, "$.scoring" + place[1:], reason),))
+        return cast(Result[Contract], validate_model(self.contract_model, raw.value, file))
 
     def recognises(self, raw: object) -> bool:
         """Whether a parsed contract (JSON, or None when the file is not JSON) has this family's shape:

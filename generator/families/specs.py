@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from pydantic import BaseModel, Field
 
 from generator.errors import Problem, Problems, Result
+from generator.families.input_base import spec_bounds
 from generator.figures import Model
 from generator.jsonio import load_json_bytes, validate_model
 
@@ -137,6 +138,9 @@ def read_spec(family: AnyFamily, data: bytes, file: str) -> Result[Any]:
     if family.spec_model is None:
         message = f"the {family.name} family's rules are not data: docs/{family.name}.md states them"
         return Result(None, (Problem(file, "$.family", message),))
+    bounds = spec_bounds(raw)
+    if bounds is not None:
+        return Result(None, (Problem(file, *bounds),))
     if isinstance(raw, dict) and raw.get("family") != family.name:
         message = (
             f"a scoring specification for family {raw.get('family')!r}, but this benchmark is scored "

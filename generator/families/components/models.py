@@ -14,6 +14,7 @@ from generator.families.input_base import (
     SHA256_HEX,
     RubricPin,
     SchemaVersion1,
+    Shown,
     SpecPin,
     Strict,
 )
@@ -152,7 +153,7 @@ class AntiGaming(Strict):
 class FocusCriterion(Strict):
     """A task family's own rationale criterion ("four global criteria plus per-task focus")."""
 
-    name: str = Field(min_length=1, description="What the focus judges, e.g. 'cut-off handling'.")
+    name: Shown = Field(min_length=1, description="What the focus judges, e.g. 'cut-off handling'.")
     full_credit: str = Field(min_length=1)
     zero: str = Field(min_length=1)
 
@@ -162,7 +163,7 @@ class ComponentsDeclaration(Strict):
 
     schema_version: SchemaVersion1
     family: Literal["components"]
-    title: str = Field(min_length=1)
+    title: Shown = Field(min_length=1)
     description: str = ""
     rubric: RubricPin
     scoring: SpecPin | None = Field(

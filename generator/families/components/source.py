@@ -56,9 +56,7 @@ def agreement_problems(
         problems.append(Problem(contract_file, "$.judge_rubric.criteria", message))
     stated = PASS_BAR.search(contract.judge_rubric.pass_bar)
     most = rat.scale_max * (len(rat.criteria) + (bar.total_over == "all"))
-    if stated is not None and (
-        Fraction(stated[1]) != exact(bar.total_at_least) or int(stated[2]) != most
-    ):
+    if stated is not None and (Fraction(stated[1]) != exact(bar.total_at_least) or int(stated[2]) != most):
         least = words(exact(bar.total_at_least))
         message = (
             f"the pass bar states {stated[0]!r}, but {place} says at least {least} of {most} "

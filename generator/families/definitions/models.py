@@ -8,7 +8,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from generator.families.input_base import SAFE_ID, RubricPin, SchemaVersion1, SpecPin, Strict, unique_ids
+from generator.families.input_base import (
+    SAFE_ID,
+    RubricPin,
+    SchemaVersion1,
+    Shown,
+    SpecPin,
+    Strict,
+    unique_ids,
+)
 from generator.jsonio import parse_json
 
 FloorKind = Literal[
@@ -129,7 +137,7 @@ class DefinitionsDeclaration(Strict):
 
     schema_version: SchemaVersion1
     family: Literal["definitions"]
-    title: str = Field(min_length=1)
+    title: Shown = Field(min_length=1)
     description: str = ""
     rubric: RubricPin
     definition: str = Field(default="definition.json")

@@ -18,6 +18,7 @@ from generator.families.input_base import (
     SHA256_HEX,
     RubricPin,
     SchemaVersion1,
+    Shown,
     SpecPin,
     Strict,
     unique_ids,
@@ -29,7 +30,7 @@ from generator.families.rules import rules_digest
 
 
 class PointDimension(Strict):
-    name: str
+    name: Shown
     weight: int
     predicate: str
 
@@ -104,7 +105,7 @@ class PointsDeclaration(Strict):
 
     schema_version: SchemaVersion1
     family: Literal["points"]
-    title: str = Field(min_length=1)
+    title: Shown = Field(min_length=1)
     description: str = ""
     purpose: Literal["historical", "prospective-release"] = Field(
         description="A prospective release under a historical rubric is refused."

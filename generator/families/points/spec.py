@@ -21,8 +21,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.families.input_base import SchemaVersion1, Strict
+from generator.families.input_base import SchemaVersion1, Shown, Strict
 from generator.jsonio import ExactNumber, plain_decimal
+from generator.readable import reading_key
 
 CheckGroup = Literal["functional", "regression", "cross_surface"]
 """The check groups an attempt row carries (``attempts.jsonl``)."""
@@ -132,8 +133,8 @@ Rule = Annotated[CheckRatio | Penalty | Ladder | SignalSum | Gate, Field(discrim
 
 class DimensionSpec(Strict):
     key: Key
-    name: str = Field(min_length=1, description="As the contract names the dimension.")
-    label: str | None = Field(
+    name: Shown = Field(min_length=1, description="As the contract names the dimension.")
+    label: Shown | None = Field(
         default=None, max_length=40, description="Short column heading; default: the key, '_' as spaces."
     )
     weight: int = Field(ge=0, le=1_000_000)
@@ -204,7 +205,7 @@ class PointsSpec(Strict):
 def spec_problems(spec: PointsSpec) -> Iterator[str]:
     """What makes a well-formed specification inconsistent: each a sentence naming the place."""
     keys = [d.key for d in spec.dimensions]
-    names = [d.name.casefold() for d in spec.dimensions]
+    names = [reading_key(d.name) for d in spec.dimensions]  # names that read the same are one
     for what, found in (("key", keys), ("name", names)):
         dupes = sorted({k for k in found if found.count(k) > 1})
         if dupes:

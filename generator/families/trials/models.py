@@ -15,6 +15,7 @@ from generator.families.input_base import (
     SHA256_HEX,
     RubricPin,
     SchemaVersion1,
+    Shown,
     SpecPin,
     Strict,
 )
@@ -118,7 +119,7 @@ class TrialsDeclaration(Strict):
 
     schema_version: SchemaVersion1
     family: Literal["trials"]
-    title: str = Field(min_length=1)
+    title: Shown = Field(min_length=1)
     description: str = ""
     rubric: RubricPin
     scoring: SpecPin | None = Field(
