@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from generator.errors import EXIT_USAGE, BenchsiteError, printable
+from generator.readable import hidden_character
 
 CONFIG_NAME = "benchsite.toml"
 KEYS = ("name", "base_url", "description", "logo", "accent")
@@ -120,17 +121,43 @@ def _text(value: str, limit: int) -> str | None:
         return "must not be empty"
     if _CONTROL.search(value):
         return "must be one line of text without control characters"
+    hidden = hidden_character(value)  # a bidi control would reorder every page's header around it
+    if hidden is not None:
+        return hidden
     if len(value) > limit:
         return f"is {len(value)} characters long; at most {limit}"
     return None
 
 
+_URI_CHARACTERS = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*")
+"""The characters RFC 3986 allows in a URI: unreserved, reserved and '%' (of an escape)."""
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+_HOST = re.compile(r"(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?")
+"""A URI's authority without user information: a bracketed IPv6 literal or a registered name or
+IPv4 address, and an optional port."""
+
+
 def _base_url(value: str) -> tuple[str | None, str | None]:
-    parts = urlsplit(value)
-    if parts.scheme not in ("http", "https") or not parts.netloc or re.search(r"\s", value):
+    """An absolute http(s) URL that RFC 3986 allows as written (a reader's browser and a feed reader
+    take it as it is): its characters, escapes, host and path checked; then '/' appended."""
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         return None, f"{value!r} is not an absolute http(s) URL such as https://example.org/results/"
     if parts.query or parts.fragment or "@" in parts.netloc:
         return None, f"{value!r}: a base URL has no query, fragment or user name"
+    odd = "".join(sorted({c for c in value if not _URI_CHARACTERS.fullmatch(c)}))
+    if odd:
+        return None, (
+            f"{value!r} is not a valid URL (RFC 3986): it holds {' '.join(repr(c) for c in odd)}; "
+            "percent-encode them (a space as %20, '\"' as %22, '<' as %3C, '>' as %3E)"
+        )
+    if _BAD_ESCAPE.search(value):
+        return None, f"{value!r} is not a valid URL (RFC 3986): a '%' begins no escape (write %25)"
+    if not _HOST.fullmatch(parts.netloc) or "[" in parts.path or "]" in parts.path:
+        return None, f"{value!r} is not a valid URL (RFC 3986): its host or path is malformed"
     return value if value.endswith("/") else value + "/", None
 
 

@@ -317,3 +317,65 @@ def test_the_site_name_and_description_are_text_never_markup(tmp_path: Path) -> 
     page = render_not_found(SiteLook(name=hostile, description=hostile)).decode("utf-8")
     assert "<script>alert(1)" not in page and 'onload="x' not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&#34; onload=&#34;x" in page
+
+
+# --- issue 31, class 8: the site's own identity is no way in --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (
+            {"name": "Results \u202egnp.exe"},
+            "--site-name: holds U+202E RIGHT-TO-LEFT OVERRIDE at character 9",
+        ),
+        ({"name": "Acme\u200dEvals"}, "--site-name: holds U+200D ZERO WIDTH JOINER at character 5"),
+        ({"description": "Evals \u2067x"}, "--description: holds U+2067 RIGHT-TO-LEFT ISOLATE"),
+        (
+            {"base_url": 'https://x.org/a"b'},
+            "--base-url: 'https://x.org/a\"b' is not a valid URL (RFC 3986): it holds '\"'",
+        ),
+        (
+            {"base_url": "https://x.org/<r>"},
+            "--base-url: 'https://x.org/<r>' is not a valid URL (RFC 3986): it holds '<' '>'",
+        ),
+        (
+            {"base_url": "https://x.org/]]>"},
+            "--base-url: 'https://x.org/]]>' is not a valid URL (RFC 3986): it holds '>'",
+        ),
+        (
+            {"base_url": "https://x.org/%zz"},
+            "--base-url: 'https://x.org/%zz' is not a valid URL (RFC 3986): a '%' begins",
+        ),
+        (
+            {"base_url": "https://x.org/ü"},
+            "--base-url: 'https://x.org/ü' is not a valid URL (RFC 3986): it holds 'ü'",
+        ),
+        ({"base_url": "https://[::1/r"}, "--base-url: 'https://[::1/r' is not an absolute http(s) URL"),
+        (
+            {"base_url": "https://x.org/a[b]"},
+            "--base-url: 'https://x.org/a[b]' is not a valid URL (RFC 3986): its host",
+        ),
+    ],
+    ids=[
+        "rlo-name",
+        "zwj-name",
+        "rli-description",
+        "quote",
+        "angle",
+        "cdata-end",
+        "bad-escape",
+        "non-ascii",
+        "open-bracket",
+        "bracket-path",
+    ],
+)
+def test_a_hidden_character_or_an_invalid_url_is_refused_naming_the_flag(
+    flags: dict[str, str], message: str
+) -> None:
+    assert _problems(None, **flags)[0].startswith(message)
+
+
+def test_valid_urls_stay_as_written() -> None:
+    for url in ("https://[::1]:8080/r/", "https://x.org/r%20s/", "http://127.0.0.1:8000/a-b_c~d/"):
+        assert load_site(None, {"base_url": url}).base_url == url
