@@ -245,8 +245,10 @@ class RunCache:
             raise ValueError("entry does not carry its own MAC")
         return raw
 
-    def key(self, bench: str, rel: str, run_digest: str) -> str:
-        text = f"{FORMAT}\n{generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
+    def key(self, bench: str, rel: str, run_digest: str, generator: str | None = None) -> str:
+        """A run entry's key; ``generator``: the digest of the generator that scored the run (a dask
+        worker's, which the client checks equals its own), by default this process's."""
+        text = f"{FORMAT}\n{generator or generator_digest()}\n{bench}\n{rel}\n{run_digest}\n"
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @staticmethod

@@ -87,14 +87,34 @@ def site_options(command: Callable[..., None]) -> Callable[..., None]:
     )(command)
 
 
+def checked_scheduler(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--scheduler's form checked before anything is read (``cluster.scheduler_address``)."""
+    if value is None:
+        return None
+    from generator.cluster import scheduler_address  # the standard library's imports only
+
+    return scheduler_address(value)
+
+
 def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
-    """--jobs, --cache, --no-cache, --executor and --scheduler: how runs are scored, never what a
-    figure is."""
+    """--jobs, --cache, --no-cache, --executor, --scheduler and --scheduler-timeout: how runs are
+    scored, never what a figure is."""
+    command = click.option(
+        "--scheduler-timeout",
+        type=click.FloatRange(min=0, min_open=True, max=3600),
+        default=10.0,  # cluster.SCHEDULER_TIMEOUT (not imported: --help loads click alone)
+        show_default=True,
+        metavar="SECONDS",
+        help="With --executor dask: how long to wait for the scheduler to answer, for a first worker "
+        "to join, and for a worker while none is left, before the build stops (exit 2).",
+    )(command)
     command = click.option(
         "--scheduler",
         default=None,
         metavar="ADDRESS",
-        help="With --executor dask: the dask.distributed scheduler, e.g. tcp://10.0.0.5:8786.",
+        callback=checked_scheduler,
+        help="With --executor dask: the dask.distributed scheduler, tcp://HOST:PORT (e.g. "
+        "tcp://10.0.0.5:8786, tcp://[::1]:8786).",
     )(command)
     command = click.option(
         "--executor",
@@ -130,7 +150,12 @@ def scoring_options(command: Callable[..., None]) -> Callable[..., None]:
 
 
 def score_options(
-    jobs: int | None, cache_dir: Path | None, no_cache: bool, executor: str, scheduler: str | None
+    jobs: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    executor: str,
+    scheduler: str | None,
+    scheduler_timeout: float,
 ) -> ScoreOptions:
     """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
     if (executor == "dask") != (scheduler is not None):
@@ -143,7 +168,12 @@ def score_options(
     cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
     if warning:
         click.echo(f"warning: {printable(warning)}", err=True)
-    return ScoreOptions(cache=cache, jobs=jobs or default_jobs(), scheduler=scheduler)
+    return ScoreOptions(
+        cache=cache,
+        jobs=jobs or default_jobs(),
+        scheduler=scheduler,
+        scheduler_timeout=scheduler_timeout,
+    )
 
 
 class Commands(click.Group):
@@ -221,6 +251,7 @@ def build_cmd(
     no_cache: bool,
     executor: str,
     scheduler: str | None,
+    scheduler_timeout: float,
 ) -> None:
     """Verify the inputs, compute every figure, and publish one immutable site version.
 
@@ -257,7 +288,7 @@ def build_cmd(
     from generator.build import BuildConfig, build, export_mkdocs
 
     progress = Progress.for_terminal(quiet)
-    scoring = score_options(jobs, cache_dir, no_cache, executor, scheduler)
+    scoring = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
     options = dataclasses.replace(scoring, reads=reads, site=look)
     if output_format == "mkdocs":
         if out is None:
@@ -320,7 +351,13 @@ def summary(result: BuildResult) -> str:
 @runs_option
 @scoring_options
 def verify_cmd(
-    runs: Path, jobs: int | None, cache_dir: Path | None, no_cache: bool, executor: str, scheduler: str | None
+    runs: Path,
+    jobs: int | None,
+    cache_dir: Path | None,
+    no_cache: bool,
+    executor: str,
+    scheduler: str | None,
+    scheduler_timeout: float,
 ) -> None:
     """Check every seal and every file's content. Writes nothing.
 
@@ -329,7 +366,8 @@ def verify_cmd(
     """
     from generator.build import verify
 
-    scored = verify(runs, score_options(jobs, cache_dir, no_cache, executor, scheduler))
+    options = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
+    scored = verify(runs, options)
     report = scored.report
     click.echo(
         f"verified: {scored.folders} sealed folder(s), {len(report.benchmarks)} benchmark(s); "

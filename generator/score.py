@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from generator import __version__
 from generator.cache import Kept, RunCache, bench_key
 from generator.canon import compact_json
-from generator.cluster import on_cluster
+from generator.cluster import SCHEDULER_TIMEOUT, on_cluster
 from generator.errors import OutputError, Problem, ProblemReport, Problems, Result
 from generator.families.base import AnyFamily, BenchmarkContext, Finished, RunStatus, RunView
 from generator.families.registry import FAMILIES
@@ -208,6 +208,8 @@ class ScoreOptions:
     """Spool rows and render run pages (False: ``verify``, which only checks and scores)."""
     scheduler: str | None = None
     """A dask.distributed scheduler address: runs are scored by its workers (``generator.cluster``)."""
+    scheduler_timeout: float = SCHEDULER_TIMEOUT
+    """Seconds every wait for the dask cluster may last (``--scheduler-timeout``)."""
     reads: FolderReads = field(default_factory=FolderReads, compare=False)
     """The sealed folders this build read: each seal once, a revealed benchmark's files once."""
     site: SiteLook = field(default_factory=SiteLook)
@@ -460,7 +462,8 @@ def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Ite
     jobs = list(prepared.jobs)
     in_process = prepared.has_reveal and options.jobs > 1
     if options.scheduler and not in_process:
-        return _keeping_rows(on_cluster(shared, jobs, options.scheduler), shared)
+        outcomes = on_cluster(shared, jobs, options.scheduler, options.scheduler_timeout)
+        return _keeping_rows(outcomes, shared)
     workers = 1 if prepared.has_reveal else options.jobs
     return _keeping_rows(in_workers(shared, score_one, jobs, workers, shared.min_jobs), shared)
 

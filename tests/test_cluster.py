@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from generator import cluster
 from tests.conftest import CORPUS, run_cli, snapshot
 
 distributed = pytest.importorskip("distributed")  # the dask extra is part of the test extra
@@ -54,11 +53,9 @@ def test_dask_without_a_scheduler_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--executor dask and --scheduler ADDRESS go together" in result.output
 
 
-def test_an_unreachable_scheduler_is_a_clear_usage_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")  # the client retries until then (10 s in use)
+def test_an_unreachable_scheduler_is_a_clear_usage_error() -> None:
     address = "tcp://127.0.0.1:9"  # the discard port: nothing listens there
-    result = run_cli("verify", "--runs", CORPUS, "--executor", "dask", "--scheduler", address)
+    timeout = ("--scheduler-timeout", "1")  # the client retries until then (10 s by default)
+    result = run_cli("verify", "--runs", CORPUS, "--executor", "dask", "--scheduler", address, *timeout)
     assert result.exit_code == 2 and "cannot reach the dask scheduler" in result.output, result.output
     assert "Traceback" not in result.output

@@ -1,6 +1,8 @@
 """Unit tests of ``generator.cluster``: what a worker answers for one run folder (verified against its
-seal, then scored unless the client's cache holds it), and the usage error when dask is missing.
-The scoring family here is a stand-in, so the tests need neither a cluster nor a corpus."""
+seal, then scored unless the client's cache holds it, and signed with its generator's digest), which
+answers the client takes, the scheduler address's form, and the usage error when dask is missing.
+The scoring family and the cluster here are stand-ins, so the tests need neither a cluster nor a
+corpus."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from typing import Any, cast
 import pytest
 from pydantic import BaseModel
 
-from generator.cluster import ClusterError, Remote, on_cluster, score_remote
+from generator import cluster
+from generator.cluster import ClusterError, Remote, Scored, on_cluster, scheduler_address, score_remote
 from generator.errors import Problem, Result
 from generator.families.base import AnyFamily
+from generator.identity import generator_digest
 from generator.inputs import BenchmarkLayout
 from generator.seal import SEAL_NAME, write_seal
 
@@ -70,6 +74,7 @@ def test_a_worker_scores_a_sealed_run_and_returns_its_rows_as_compact_json(tmp_p
     assert (scored.summary, scored.part) == (Figure(value=7), Figure(value=3))
     assert scored.detail == '{"rows":["é","b"]}\n'.encode()
     assert scored.problems == ()
+    assert scored.generator == generator_digest()
     assert family.calls == [("bench-context", "state", "r1")]
 
 
@@ -103,3 +108,91 @@ def test_without_the_dask_extra_a_cluster_build_is_a_usage_error(monkeypatch: py
     with pytest.raises(ClusterError, match=r"pip install 'benchsite\[dask\]'") as error:
         next(on_cluster(cast(Any, None), [], "tcp://127.0.0.1:1"))
     assert error.value.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "address"),
+    [
+        ("tcp://10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        ("10.0.0.5:8786", "tcp://10.0.0.5:8786"),
+        ("tcp://scheduler.example.org:1", "tcp://scheduler.example.org:1"),
+        ("tcp://localhost:65535", "tcp://localhost:65535"),
+        ("tcp://[::1]:8786", "tcp://[::1]:8786"),
+        ("tcp://[::g]:8786", None),
+        ("tcp://-bad-.example:8786", None),
+        ("tcp://a b:8786", None),
+        ("tcp://10.0.0.5:８７８６", None),  # fullwidth digits: str.isdigit, not a port
+        ("TCP://10.0.0.5:8786", None),
+        ("tcp://10.0.0.5:8786\n", None),
+    ],
+)
+def test_a_scheduler_address_is_tcp_host_and_port(given: str, address: str | None) -> None:
+    if address is None:
+        with pytest.raises(ClusterError, match=r"^--scheduler ") as error:
+            scheduler_address(given)
+        assert error.value.exit_code == 2 and "\n" not in error.value.message
+    else:
+        assert scheduler_address(given) == address
+
+
+class Future:
+    """A dask future that is done: its answer, or the exception its task raised."""
+
+    key = "score-1"
+
+    def __init__(self, answer: object = None, raised: Exception | None = None) -> None:
+        self.answer, self.raised = answer, raised
+        self.status = "error" if raised else "finished"
+
+    def result(self, timeout: float | None = None) -> object:
+        if self.raised is not None:
+            raise self.raised
+        return self.answer
+
+
+class Client:
+    """What ``_answer`` asks the client: who holds a result, which workers import benchsite."""
+
+    def who_has(self, futures: list[Future]) -> dict[str, list[str]]:
+        return {future.key: ["tcp://10.0.0.7:4000"] for future in futures}
+
+    def run(self, function: object, *args: object, on_error: str) -> dict[str, object]:
+        return {"tcp://10.0.0.7:4000": ModuleNotFoundError("No module named 'generator'")}
+
+
+def answer(raised: Exception | None = None, answer: object = None) -> Scored:
+    sent = cluster._Submitted("runs/r1", "r1", "seal", "key", None, Future(answer, raised))
+    return cluster._answer(Client(), "tcp://10.0.0.5:8786", sent, 1.0)
+
+
+def test_an_answer_of_the_clients_generator_is_taken() -> None:
+    scored = Scored(generator_digest(), "seal", None, None, None, ())
+    assert answer(answer=scored) is scored
+
+
+@pytest.mark.parametrize("generator", ["0" * 64, "", None], ids=["another", "empty", "none"])
+def test_an_answer_of_another_generator_names_the_worker_and_both_digests(generator: str | None) -> None:
+    scored = Scored(cast(str, generator), "seal", None, None, None, ())
+    if generator is None:
+        del scored.__dict__["generator"]  # as pickled by an install that does not say
+    with pytest.raises(ClusterError) as error:
+        answer(answer=scored)
+    message = error.value.message
+    assert message.startswith(
+        "the dask worker tcp://10.0.0.7:4000 (scheduler tcp://10.0.0.5:8786) runs another"
+    )
+    assert f"this client is generator {generator_digest()}" in message
+    assert ("0" * 64 in message) == (generator == "0" * 64)
+
+
+@pytest.mark.parametrize("bug", [ValueError("a bug"), OSError("a bug"), TimeoutError("a bug"), KeyError("x")])
+def test_an_exception_raised_by_our_code_on_a_worker_stays_a_bug(bug: Exception) -> None:
+    with pytest.raises(type(bug)):
+        answer(raised=bug)
+
+
+def test_a_worker_that_cannot_import_benchsite_is_named() -> None:
+    with pytest.raises(
+        ClusterError, match=r"^the dask worker tcp://10\.0\.0\.7:4000 .* cannot import benchsite"
+    ):
+        answer(raised=ModuleNotFoundError("No module named 'generator'"))
