@@ -90,10 +90,10 @@ def _exact(value: Any, info: ValidationInfo) -> int | Decimal:
     published report, the text :func:`_spelled` wrote. Other text, true/false and anything else
     are refused."""
     if isinstance(value, Written):
-        return Decimal(value.text)
+        return _placed(Decimal(value.text))
     if isinstance(value, str) and info.context == PUBLISHED:
         try:
-            return Decimal(value)
+            return _placed(Decimal(value))
         except InvalidOperation:
             raise ValueError("must be a number") from None
     if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
@@ -103,7 +103,19 @@ def _exact(value: Any, info: ValidationInfo) -> int | Decimal:
     exact = Decimal(repr(value)) if isinstance(value, float) else value
     if not exact.is_finite():
         raise ValueError("must be a finite number")
-    return exact
+    return _placed(exact)
+
+
+MAX_PLACES = 40
+"""The most decimal places a rubric's or specification's number has (trailing zeros aside): its
+exact text is what is published, so ``1e-999999`` (nine characters) would be a million digits."""
+
+
+def _placed(value: Decimal) -> Decimal:
+    places = -value.normalize().as_tuple().exponent  # type: ignore[operator]
+    if places > MAX_PLACES:
+        raise ValueError(f"has {places} decimal places: a number here has at most {MAX_PLACES}")
+    return value
 
 
 def _spelled(value: int | Decimal) -> int | float | str:

@@ -546,3 +546,17 @@ def test_a_published_exact_threshold_is_scored_by_and_read_back(corpus: Path, tm
     again = read_report(out / "v1")
     assert again is not None
     assert again.model_dump(mode="json") == json.loads((out / "v1" / "data" / "site.json").read_text())
+
+
+def test_an_exponent_is_exact_and_a_million_places_are_refused(tmp_path: Path) -> None:
+    """``8.333333333333333334e1`` is the threshold above 250/3; ``1e-999999`` (nine characters) would be
+    published as a million digits, so a number holds at most 40 decimal places."""
+    rules = compile_spec(threshold_spec("8.333333333333333334e1"))
+    assert score_attempt(two_fifty_thirds(), TASK, rules).outcome == "NeedsReview"
+    spec = copy.deepcopy(BUILTIN)
+    spec["dimensions"][3]["rule"]["each"] = "X"
+    path = tmp_path / "scoring.json"
+    path.write_text(json.dumps(spec).replace('"X"', "1e-999999"))
+    result = run_cli("rubric", "check", path)
+    assert result.exit_code == 4, result.output
+    assert "has 999999 decimal places: a number here has at most 40" in result.output
