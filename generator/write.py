@@ -28,7 +28,7 @@ from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.files import ReadFailure, Stored, read_regular
 from generator.pool import in_parts
-from generator.portable import CLOEXEC, NOFOLLOW, try_lock
+from generator.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK, try_lock
 from generator.siteconfig import SiteLook
 
 if TYPE_CHECKING:
@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from generator.past import Past
 
 TEMP_PREFIX = ".benchsite-tmp-"
+PUBLISHED_MODE = 0o444
+"""Every file of a published version is read-only: an editor or a script refuses to write one in
+place (which would change every version that shares it as a hard link), root aside. Its folders stay
+writable, so ``rm -rf`` still removes a version."""
 LOCK_NAME = ".benchsite.lock"
 """What ``lock_path`` ends in; earlier versions kept it inside the site folder."""
 BUILD_RECORD = "data/build.json"
@@ -177,7 +181,13 @@ class Staging:
     A file whose bytes equal the same path's in ``shared`` (the newest version the site recorded) is
     a hard link to that file, not a copy: versions share their unchanged run pages and row files on
     disk, and a static host still sees plain files. Where links are not possible (another file
-    system, a file system without them) the bytes are written."""
+    system, a file system without them) the bytes are written.
+
+    A shared file is one file in several versions: an edit of it in place changes each of them. So
+    :meth:`settle` checks the shared version against its build record (the sha256 it lists for each
+    file) wherever a file is shared: each file this version would share (its bytes have the sha256
+    listed for that path) and each file another version holds as a hard link; one that differs is
+    refused (exit 5). The files this version shares are hashed (or compared) once, for both."""
 
     def __init__(self, folder: Path, shared: Path | None = None) -> None:
         self.folder = folder
@@ -185,6 +195,14 @@ class Staging:
         self.paths: set[str] = set()
         self.linked = 0
         """Files linked to the shared version rather than written."""
+        self._listed = None if shared is None else _listed_files(shared)
+        """The sha256 the shared version's build record lists for each of its files (None: it lists
+        none, as an older generator's does; nothing to check it against)."""
+        self._equal: set[str] = set()
+        """Files :meth:`add` found byte for byte equal to the shared version's (linked, or written
+        where a link is not possible)."""
+        self._checked = self._listed is None
+        """Whether the shared version was checked against its record (:meth:`settle`, once)."""
         self._folded: dict[str, str] = {}
         self._root, self._shared_root = str(folder), None if shared is None else str(shared)
         """The two folders as text: a version of 10,000 runs adds 20,000 files, and a ``Path`` joined,
@@ -213,20 +231,85 @@ class Staging:
             self._pending.append((path, target, stored))
 
     def settle(self, workers: int = 1, locks: tuple[int, ...] = ()) -> None:
-        """Place the stored files added since the last call (:meth:`add_stored`): the shared version's
-        files are read and hashed by up to ``workers`` forked processes (``locks``: the build's, which
-        they close), each linked only if it is still the file that was hashed, unchanged."""
+        """Place the stored files added since the last call (:meth:`add_stored`) and, on the first
+        call, check the shared version where it shares files (see the class): its files are read and
+        hashed by up to ``workers`` forked processes (``locks``: the build's, which they close), each
+        stored file linked only if it is still the file that was hashed, unchanged. A shared file that
+        is not what the shared version's record lists is refused (exit 5), naming each such file,
+        before any file is placed."""
         pending, self._pending = self._pending, []
-        if not pending:
-            return
-        checks = [(f"{self._shared_root}/{path}", stored.size, stored.sha256) for path, _, stored in pending]
-        if sum(stored.size for _, _, stored in pending) < SETTLE_PARALLEL_BYTES:
+        checks: list[tuple[str, str | None, Stored | None]] = list(pending)
+        size = sum(stored.size for _, _, stored in pending)
+        if not self._checked:
+            self._checked = True
+            guarded = self._guarded({path for path, _, _ in pending})
+            checks += [(path, None, None) for path, _ in guarded]
+            size += sum(size for _, size in guarded)
+        if size < SETTLE_PARALLEL_BYTES:
             workers = 1  # hashed sooner than a pool is forked
-        with contextlib.closing(in_parts(_holding, checks, workers, locks)) as parts:
-            held = itertools.chain.from_iterable(parts)
-            for (_, target, stored), (source, _, _), identity in zip(pending, checks, held, strict=True):
-                if identity is None or not self._link_same(source, target, identity):
-                    Path(target).write_bytes(stored.read())
+        sources = [f"{self._shared_root}/{path}" for path, _, _ in checks]
+        with contextlib.closing(in_parts(_holding, sources, workers, locks)) as parts:
+            held = list(itertools.chain.from_iterable(parts))
+        changed = [
+            path
+            for (path, _, stored), found in zip(checks, held, strict=True)
+            if not self._kept(path, stored, found)
+        ]
+        if changed:
+            raise changed_after_publication(Path(str(self._shared_root)), sorted(set(changed)), BUILT_ON)
+        for (_, target, stored), source, found in zip(checks, sources, held, strict=True):
+            if target is not None and stored is not None:
+                self._place(source, target, stored, found)
+
+    def _kept(self, path: str, stored: Stored | None, found: Held | None) -> bool:
+        """Whether a shared version's file, hashed (``found``), is as its record lists it, or is its
+        version's alone: this version has other bytes there (``stored``) and no other version holds it
+        (one link). ``stored`` None: a file hashed because it must be as listed (:meth:`_guarded`)."""
+        listed = (self._listed or {}).get(path)
+        if listed is None or (found is not None and found[1] == listed):
+            return True
+        if stored is None or stored.sha256 == listed:
+            return False
+        return found is None or found[2] == 1
+
+    def _place(self, source: str, target: str, stored: Stored, found: Held | None) -> None:
+        """Link ``target`` to the shared file ``source`` when it has the stored file's sha256 and is
+        still the file hashed (``found``); else write the stored bytes."""
+        if found is None or found[1] != stored.sha256 or not self._link_same(source, target, found[0]):
+            Path(target).write_bytes(stored.read())
+
+    def _guarded(self, pending: set[str]) -> list[tuple[str, int]]:
+        """The shared version's files besides ``pending`` that must be as its record lists them, to
+        be hashed (path and size): each one this version would share (its own record lists the same
+        sha256 for it) that :meth:`add` did not find equal (changed, gone, or too large to compare),
+        and each one another version holds too (more than one link)."""
+        listed = self._listed or {}
+        own = self._own_record()
+        guarded: list[tuple[str, int]] = []
+        for path in sorted(listed.keys() - pending - self._equal):
+            try:
+                info: os.stat_result | None = os.lstat(f"{self._shared_root}/{path}")
+            except OSError:
+                info = None
+            linked = info is not None and stat.S_ISREG(info.st_mode) and info.st_nlink > 1
+            if linked or own.get(path) == listed[path]:
+                guarded.append((path, 0 if info is None else info.st_size))
+        return guarded
+
+    def _own_record(self) -> dict[str, str]:
+        """The sha256 this version's build record lists for each file (empty before it is added)."""
+        try:
+            files = json.loads(self.folder.joinpath(BUILD_RECORD).read_bytes())["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}
+        return files if isinstance(files, dict) else {}
+
+    def freeze(self) -> None:
+        """Make every file of the stage read-only (:data:`PUBLISHED_MODE`), as a published version's
+        are. A linked file is the shared version's too: it gets the mode an older generator, which
+        published files writable, did not give it."""
+        for path in self.paths:
+            Path(f"{self._root}/{path}").chmod(PUBLISHED_MODE)
 
     @property
     def settled(self) -> bool:
@@ -272,6 +355,7 @@ class Staging:
             info = os.lstat(source)
             if not stat.S_ISREG(info.st_mode) or info.st_size != size or not same(read_regular(source)):
                 return False
+            self._equal.add(path)
             os.link(source, target)
         except (OSError, ReadFailure):
             return False
@@ -308,21 +392,51 @@ def _identity(info: os.stat_result) -> Identity:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
-def _holding(checks: list[tuple[str, int, str]]) -> list[Identity | None]:
-    """For each (path, size, sha256): the file's identity when it is a regular file of that size whose
-    bytes have that sha256, unchanged while they were read; else None (``Staging.settle``, on its
-    workers)."""
-    held: list[Identity | None] = []
-    for path, size, sha256 in checks:
-        try:
-            before = os.lstat(path)
-            same = stat.S_ISREG(before.st_mode) and before.st_size == size
-            same = same and _sha256_of(read_regular(path)) == sha256
-            same = same and _identity(os.lstat(path)) == _identity(before)
-        except (OSError, ReadFailure):
-            same = False
-        held.append(_identity(before) if same else None)
-    return held
+Held = tuple[Identity, str, int]
+"""A shared file as ``Staging.settle`` hashed it: its identity, the sha256 of its bytes, its links."""
+
+
+def _holding(paths: list[str]) -> list[Held | None]:
+    """For each path: the file as hashed when it is a regular file, unchanged while its bytes were
+    read; else None (``Staging.settle``, on its workers)."""
+    return [_held(path) for path in paths]
+
+
+def _held(path: str) -> Held | None:
+    try:
+        before = os.lstat(path)
+        if not stat.S_ISREG(before.st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | CLOEXEC | NONBLOCK | BINARY)
+        with os.fdopen(fd, "rb") as handle:  # of any size: an output file may exceed an input's limit
+            opened = os.fstat(fd)
+            if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino):
+                return None  # replaced between the lstat and the open
+            sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
+        if _identity(os.lstat(path)) != _identity(before):
+            return None
+    except OSError:
+        return None
+    return _identity(before), sha256, before.st_nlink
+
+
+def _listed_files(version: Path) -> dict[str, str] | None:
+    """The sha256 of each file a published version's build record lists (every file but the record
+    itself); None when it lists none (an older generator's record) or there is none. A record that
+    cannot be read was changed after publication: refused (exit 5)."""
+    try:
+        record = json.loads((version / BUILD_RECORD).read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        record = None
+    files = record.get("files", {}) if isinstance(record, dict) else None
+    if not isinstance(files, dict) or not all(isinstance(sha256, str) for sha256 in files.values()):
+        raise VersionConflict(
+            f"{version}: published version {version.name!r} was changed after publication: its "
+            f"{BUILD_RECORD} cannot be read; {BUILT_ON}{RESTORE}"
+        )
+    return files or None
 
 
 def _relative_files(folder: Path) -> list[str]:
@@ -398,11 +512,47 @@ def check_published(target: Path, files: dict[str, str], build_json: bytes, expe
     if not differ and build_json != expected:
         differ.append(BUILD_RECORD)
     if differ:
-        raise VersionConflict(
-            f"{target}: published version {target.name!r} was changed after publication: {_some(differ)} "
-            f"differ from the sha256 its {BUILD_RECORD} lists; versions are immutable: restore the folder "
-            "from your deployment, or delete it and build again (the same inputs rebuild the same bytes)"
-        )
+        raise changed_after_publication(target, differ)
+
+
+RESTORE = (
+    "versions are immutable: restore the folder from your deployment, or delete it and build again "
+    "(the same inputs rebuild the same bytes)"
+)
+BUILT_ON = "no version is built on files shared with it (by the new version or another); "
+"""What a build adds when it refuses the version it shares from (``Staging.settle``)."""
+
+
+def changed_after_publication(target: Path, differ: list[str], why: str = "") -> VersionConflict:
+    """The refusal of a published version whose files are not the ones its build record lists,
+    naming them and every other version that holds one of them as the same file (a hard link: an
+    edit in place changed that version too)."""
+    return VersionConflict(
+        f"{target}: published version {target.name!r} was changed after publication: {_some(differ)} "
+        f"differ from the sha256 its {BUILD_RECORD} lists{_sharing(target, differ)}; {why}{RESTORE}"
+    )
+
+
+def _sharing(target: Path, differ: list[str]) -> str:
+    """The other versions beside ``target`` that hold one of the files ``differ`` names as the same
+    file (device and inode): what an edit in place of that file changed as well."""
+    holders: dict[str, list[str]] = {}
+    for rel in differ:
+        try:
+            info = os.lstat(target / rel)
+        except OSError:
+            continue  # removed: no other version shares what is not there
+        for record in sorted(target.parent.glob(f"*/{BUILD_RECORD}")):
+            version = record.parent.parent
+            with contextlib.suppress(OSError):
+                there = os.lstat(version / rel)
+                if version != target and (there.st_dev, there.st_ino) == (info.st_dev, info.st_ino):
+                    holders.setdefault(version.name, []).append(rel)
+    shared = "; ".join(
+        f"version {v!r} holds {_some(rels)} as the same file (a hard link): changed too"
+        for v, rels in holders.items()
+    )
+    return f" ({shared})" if shared else ""
 
 
 def _names_itself(record: Path) -> bool:
@@ -791,6 +941,8 @@ class SiteWriter:
                 same.append(version)
             else:
                 fresh.append((version, stage))
+        for _, stage in fresh:
+            stage.freeze()
         added = [(version, stage.folder) for version, stage in fresh]
         staged = _stage_index(self.out, self.pages, added, tuple(same), self.look, self.past)
         try:

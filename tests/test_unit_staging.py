@@ -1,17 +1,21 @@
 """Unit tests of ``write.Staging``: a new version's files linked to the last version's where their
 bytes are equal, written otherwise; a stored file (``cache.Kept``) is not even read when linked.
-Stored files are placed by ``settle``, which hashes the last version's files on forked workers."""
+Stored files are placed by ``settle``, which hashes the last version's files on forked workers and
+checks that version whole against its build record (one changed after publication is refused)."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from generator.cache import Kept
+from generator.errors import VersionConflict
 from generator.write import Staging
 
 OLD = b"<p>the same page</p>\n"
@@ -151,8 +155,8 @@ def test_a_shared_file_changed_after_it_was_hashed_is_not_linked(
     os.utime(old, ns=(1_000_000_000, 1_000_000_000))  # written long before, as a published version is
     holding = write._holding
 
-    def then_changed(checks: list[tuple[str, int, str]]) -> list[write.Identity | None]:
-        held = holding(checks)
+    def then_changed(paths: list[str]) -> list[tuple[write.Identity, str] | None]:
+        held = holding(paths)
         old.write_bytes(b"<p>the sam3 page</p>\n")  # the same size, a new modification time
         return held
 
@@ -163,3 +167,107 @@ def test_a_shared_file_changed_after_it_was_hashed_is_not_linked(
     stage.settle()
     assert (stage.folder / "runs" / "a.html").read_bytes() == OLD
     assert stored.reads == [1] and stage.linked == 0
+
+
+def recorded(folder: Path, files: dict[str, bytes]) -> Path:
+    """A published version: ``files`` and a build record listing each one's sha256."""
+    for path, data in files.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+    listed = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+    (folder / "data").mkdir(exist_ok=True)
+    (folder / "data" / "build.json").write_text(json.dumps({"files": listed}))
+    return folder
+
+
+def test_a_shared_file_changed_after_publication_is_refused_at_settle(tmp_path: Path) -> None:
+    """A file the new version would share (its bytes have the sha256 the record lists), whether from
+    the run cache or rendered, and a file another version holds as a hard link, must be as the record
+    lists them; a file of the shared version alone may differ. Nothing is placed once one differs."""
+    files = {f"runs/{name}.html": OLD for name in ("a", "b", "c", "d", "e")}
+    shared = recorded(tmp_path / "v1", files)
+    for name in ("b", "c", "d", "e"):
+        (shared / "runs" / f"{name}.html").write_bytes(b"edited")
+    os.link(shared / "runs" / "d.html", tmp_path / "another-version.html")
+    stage = Staging(tmp_path / "stage", shared)
+    stored = Counted(OLD)
+    stage.add_stored("runs/a.html", stored)  # unchanged: would be linked
+    stage.add_stored("runs/b.html", Counted(OLD))  # shared from the run cache: changed
+    stage.add("runs/c.html", OLD)  # shared by its rendered bytes: changed
+    own = {path: hashlib.sha256(OLD).hexdigest() for path in files}
+    stage.add("data/build.json", json.dumps({"files": own}).encode())
+    stage.add_stored("runs/e.html", Counted(b"new bytes"))  # not shared, and one link: its version's own
+    with pytest.raises(
+        VersionConflict, match=r"runs/b\.html, runs/c\.html, runs/d\.html differ from"
+    ) as raised:
+        stage.settle()
+    assert "e.html" not in str(raised.value)
+    assert stored.reads == [] and not (stage.folder / "runs" / "a.html").exists()
+
+
+def test_a_shared_file_gone_or_replaced_is_refused_and_an_unreadable_record_too(tmp_path: Path) -> None:
+    shared = recorded(tmp_path / "v1", {"runs/a.html": OLD, "runs/b.html": OLD, "index.html": b"v1"})
+    (shared / "runs" / "a.html").unlink()
+    (shared / "runs" / "b.html").unlink()
+    (shared / "runs" / "b.html").symlink_to(tmp_path / "elsewhere.html")
+    (tmp_path / "elsewhere.html").write_bytes(OLD)
+    (shared / "index.html").unlink()  # the shared version's own page: the new one has other bytes
+    (shared / "extra.html").write_bytes(b"added")
+    stage = Staging(tmp_path / "stage", shared)
+    stage.add("runs/a.html", OLD)
+    stage.add_stored("runs/b.html", Counted(OLD))
+    stage.add("index.html", b"v2")
+    own = {"runs/a.html": hashlib.sha256(OLD).hexdigest(), "index.html": hashlib.sha256(b"v2").hexdigest()}
+    stage.add("data/build.json", json.dumps({"files": own}).encode())
+    with pytest.raises(
+        VersionConflict, match=r"v1' was changed after publication: runs/a\.html, runs/b\.html differ"
+    ):
+        stage.settle()
+    (shared / "data" / "build.json").write_bytes(b"{not json")
+    with pytest.raises(VersionConflict, match=r"its data/build\.json cannot be read"):
+        Staging(tmp_path / "other", shared)
+    assert not (tmp_path / "other").exists()
+
+
+def test_a_record_that_lists_no_hashes_is_not_checked(tmp_path: Path) -> None:
+    """An older generator's record lists no hashes: nothing to check against (bytes still compared)."""
+    shared = recorded(tmp_path / "v1", {"runs/a.html": OLD})
+    (shared / "data" / "build.json").write_text(json.dumps({"site_version": "v1"}))
+    (shared / "runs" / "a.html").write_bytes(b"edited")
+    stage = Staging(tmp_path / "stage", shared)
+    stage.add("runs/a.html", OLD)
+    stage.settle()
+    assert (stage.folder / "runs" / "a.html").read_bytes() == OLD and stage.linked == 0
+
+
+def test_only_what_is_shared_is_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``add`` compared the bytes of what it links; settle hashes the stored files and the shared
+    version's files that another version holds too (more than one link), nothing else."""
+    from generator import write
+
+    names = ("added", "stored", "alone", "linked")
+    shared = recorded(tmp_path / "v1", {f"runs/{name}.html": name.encode() for name in names})
+    os.link(shared / "runs" / "linked.html", tmp_path / "another-version.html")
+    hashed: list[str] = []
+    holding = write._holding
+
+    def counted(paths: list[str]) -> list[write.Held | None]:
+        hashed.extend(Path(path).relative_to(shared).as_posix() for path in paths)
+        return holding(paths)
+
+    monkeypatch.setattr(write, "_holding", counted)
+    stage = Staging(tmp_path / "stage", shared)
+    stage.add("runs/added.html", b"added")
+    stage.add_stored("runs/stored.html", Counted(b"stored"))
+    stage.settle()
+    assert hashed == ["runs/stored.html", "runs/linked.html"] and stage.linked == 2
+
+
+def test_freeze_makes_every_file_read_only(shared: Path, tmp_path: Path) -> None:
+    stage = Staging(tmp_path / "stage", shared)
+    stage.add("runs/a.html", OLD)  # linked: the shared version's file gets the mode too
+    stage.add("index.html", b"new")
+    stage.settle()
+    stage.freeze()
+    for path in (stage.folder / "runs" / "a.html", stage.folder / "index.html", shared / "runs" / "a.html"):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o444
