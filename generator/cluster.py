@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import ipaddress
+import logging
 import re
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
@@ -243,9 +244,16 @@ def on_cluster(
     except ImportError:
         raise ClusterError("--executor dask needs the dask extra: pip install 'benchsite[dask]'") from None
     address = scheduler_address(scheduler)
+    with _quiet():
+        yield from _scored(shared, jobs, address, timeout, Client)
+
+
+def _scored(
+    shared: Shared, jobs: list[tuple[str, str]], address: str, timeout: float, client_type: Any
+) -> Iterator[Outcome]:
     _greet(address, timeout)
     try:
-        client = Client(address, set_as_default=False, timeout=timeout)
+        client = client_type(address, set_as_default=False, timeout=timeout)
     except (OSError, ImportError) as exc:  # unreachable, or not a scheduler this dask can talk to
         raise ClusterError(f"--scheduler {address}: cannot reach the dask scheduler ({_said(exc)})") from None
     with _closing(client, timeout):
@@ -271,22 +279,50 @@ def _submitted(client: Any, remote: Any, shared: Shared, jobs: list[tuple[str, s
     return [_submit(client, remote, shared, rel, run_id) for rel, run_id in jobs]
 
 
-async def _hello(address: str, timeout: float) -> None:
+async def _hello(address: str, timeout: float) -> str:
+    """What answers at ``address``, as it names itself (``Scheduler``, ``Worker``…)."""
     from distributed.comm.core import connect
 
     comm = await connect(address, timeout=timeout)
-    await comm.close()
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        answer = await comm.read()
+    finally:
+        await comm.close()
+    return str(answer.get("type", "")) if isinstance(answer, dict) else ""
 
 
 def _greet(address: str, timeout: float) -> None:
-    """Connect to ``address`` and complete dask's handshake within ``timeout`` seconds: dask's own
-    client waits for the handshake without a bound, so a server that accepts and never answers would
-    hang the build."""
+    """Connect to ``address``, complete dask's handshake and ask what answers, within ``timeout``
+    seconds (dask's own client waits for the handshake without a bound, so a server that accepts and
+    never answers would hang the build); ClusterError unless a dask scheduler answers."""
     try:
-        asyncio.run(asyncio.wait_for(_hello(address, timeout), timeout))
+        kind = asyncio.run(asyncio.wait_for(_hello(address, timeout), timeout))
     except Exception as exc:  # dask's code alone ran, talking to what may be anything: nothing of ours
         problem = _said(exc) if not isinstance(exc, TimeoutError) else f"no answer within {timeout:g} s"
         raise ClusterError(f"--scheduler {address}: cannot reach the dask scheduler ({problem})") from None
+    if "Scheduler" not in kind:
+        what = f"a dask {printable(kind)}" if kind else "something that speaks dask's protocol"
+        raise ClusterError(f"--scheduler {address}: {what} answers there, not a dask scheduler")
+
+
+_DASK_LOGGERS = ("distributed", "tornado")
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """dask's own log records below CRITICAL kept off the terminal while the build uses the cluster:
+    what they report (a lost connection, with its traceback) the build says in one line."""
+    names = [*_DASK_LOGGERS, *logging.root.manager.loggerDict]  # dask sets levels of some below
+    loggers = [logging.getLogger(name) for name in names if name.partition(".")[0] in _DASK_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 @contextmanager
@@ -398,4 +434,10 @@ def _lost(address: str, exc: BaseException) -> str:
         return f"the dask scheduler {address} lost the workers scoring a run ({_said(exc)})"
     if isinstance(exc, TimeoutError):
         return f"the dask scheduler {address} did not answer in time ({_said(exc)})"
+    if isinstance(exc, CancelledError):
+        reason = printable(str(getattr(exc, "reason", "") or "no reason given"))
+        return (
+            f"the dask cluster at {address} cancelled a run's task during the build (the scheduler "
+            f"or a worker was lost: {reason})"
+        )
     return f"lost the dask scheduler {address} during the build ({_said(exc)})"
