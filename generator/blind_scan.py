@@ -75,89 +75,15 @@ import re
 import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from functools import cache, partial
+from importlib import resources
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
 
 from generator.render import md_html
-
-CONFUSABLES = str.maketrans(
-    {
-        # Cyrillic capitals and small letters drawn like Latin ones
-        "А": "A",
-        "В": "B",
-        "Е": "E",
-        "К": "K",
-        "М": "M",
-        "Н": "H",
-        "О": "O",
-        "Р": "P",
-        "С": "C",
-        "Т": "T",
-        "У": "Y",
-        "Х": "X",
-        "Ѕ": "S",
-        "І": "I",
-        "Ј": "J",
-        "Ү": "Y",
-        "Ԛ": "Q",
-        "Ԝ": "W",
-        "Ӏ": "l",
-        "а": "a",
-        "е": "e",
-        "о": "o",
-        "р": "p",
-        "с": "c",
-        "у": "y",
-        "х": "x",
-        "ѕ": "s",
-        "і": "i",
-        "ј": "j",
-        "һ": "h",
-        "ԁ": "d",
-        "ԛ": "q",
-        "ԝ": "w",
-        "ӏ": "l",
-        "ү": "y",
-        "к": "k",
-        # Greek capitals and small letters drawn like Latin ones
-        "Α": "A",
-        "Β": "B",
-        "Ε": "E",
-        "Ζ": "Z",
-        "Η": "H",
-        "Ι": "I",
-        "Κ": "K",
-        "Μ": "M",
-        "Ν": "N",
-        "Ο": "O",
-        "Ρ": "P",
-        "Τ": "T",
-        "Υ": "Y",
-        "Χ": "X",
-        "Ϲ": "C",
-        "α": "a",
-        "ι": "i",
-        "κ": "k",
-        "ν": "v",
-        "ο": "o",
-        "ρ": "p",
-        "υ": "u",
-        "χ": "x",
-        "ϲ": "c",
-        "ϳ": "j",
-        # Latin letters without a dot or with an open form
-        "ı": "i",
-        "ȷ": "j",
-        "ɑ": "a",
-        "ɡ": "g",
-        "ꞵ": "b",
-    }
-)
-"""Cyrillic and Greek letters a reader takes for a Latin one (and a few Latin variants), mapped to
-that letter: a small table after Unicode's confusables list, limited to these three scripts."""
 
 _COMMON = """
     able about above across after again against agent agents almost along also always among another
@@ -197,14 +123,104 @@ _BLOCK_TAGS = """
 _SEPARATING_TAGS = frozenset(_BLOCK_TAGS.split())
 
 
+_LRM = "\u200e"  # the data wraps right-to-left characters in marks for display; not part of them
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables (UTS #39 ``confusables.txt``, as shipped by ``confusable-homoglyphs``):
+    each character a reader takes for another string → that string, its *prototype*.
+
+    The package stores every pair both ways (``char → [{"c": other}]``), but each line of the file
+    maps one character to its prototype and a prototype is never itself mapped, so the pairs form
+    stars: a prototype at the centre, every character drawn like it around. The centre is the one
+    node with more than one neighbour; in a star of two it is the string of several characters
+    (``m`` → ``rn``), else the ASCII one, else the lower code point (the two fold alike either way).
+    """
+    table = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text())
+    pairs = {(key.strip(_LRM), entry["c"].strip(_LRM)) for key, entries in table.items() for entry in entries}
+    neighbours: dict[str, set[str]] = {}
+    for a, b in pairs:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    prototypes = {}
+    for a, b in pairs:
+        if len(neighbours[a]) > 1 or len(neighbours[b]) > 1:
+            centre = a if len(neighbours[a]) > 1 else b
+        else:
+            centre = min(a, b, key=lambda s: (len(s) == 1, not s.isascii(), s))
+        source = b if centre == a else a
+        if len(source) == 1:
+            prototypes[source] = centre
+    return prototypes
+
+
+ASCII_RULES = {"i": "l", "w": "vv"}
+"""Beyond Unicode's data, for ASCII: ``i`` is ``l`` (the data draws ``I`` like ``l``, and the scan
+ignores case, so the three are one), ``w`` is ``vv`` (as the data has ``m`` for ``rn``)."""
+DIGITS = str.maketrans("0123456789", "olzeasbtbg")
+"""The letter each digit is drawn like, for a digit among letters (``N0rthw1nd``): 0 o, 1 l, 2 z,
+3 e, 4 a, 5 s, 6 b, 7 t, 8 b, 9 g (the data has only 0 and 1, as ``O`` and ``l``)."""
+
+
+@cache
+def _ascii_fold() -> dict[int, str]:
+    """Every ASCII character's fold: lower case, then the data's prototype of a letter or ``|``
+    (``I`` → ``l``, ``m`` → ``rn``, ``|`` → ``l``), then ASCII_RULES; other punctuation kept (the
+    data's ``"`` → ``''`` or ``%`` → ``º/₀`` make no letter of it)."""
+    folds = {}
+    for code in range(128):
+        char = chr(code)
+        if char.isalpha() or char == "|":
+            char = _prototypes().get(char, char).lower()
+            char = "".join(ASCII_RULES.get(c, c) for c in _prototypes().get(char, char))
+        folds[code] = char
+    return folds
+
+
+_LETTER_NAMES = re.compile(
+    r"LATIN (?:LETTER SMALL CAPITAL|SMALL CAPITAL LETTER|SMALL LETTER DOTLESS) ([A-Z])(?: WITH .+)?"
+)
+
+
+def _named_letter(char: str) -> str:
+    """The letter a character's Unicode name says it is, when the data has no prototype for it: a
+    Latin small capital or dotless letter (``ɴ`` LATIN LETTER SMALL CAPITAL N → ``n``), or a letter
+    with a stroke, hook, bar… (``ø`` LATIN SMALL LETTER O WITH STROKE → ``o``, by the name before
+    WITH); empty when none."""
+    name = unicodedata.name(char, "")
+    letter = _LETTER_NAMES.fullmatch(name)
+    if letter:
+        return letter[1].lower()
+    base, with_, _ = name.partition(" WITH ")
+    if with_ and " LETTER " in base:
+        with contextlib.suppress(KeyError):
+            return unicodedata.lookup(base)
+    return ""
+
+
 _INVISIBLE = frozenset(("Cf", "Mn", "Mc", "Me"))
 """Format characters (Cf) and combining marks (M*) of this Python's Unicode database."""
 
 
-def _visible(text: str) -> str:
-    """``text`` without its format characters and combining marks (asked per character of a short
-    non-ASCII run: no pattern over the whole Unicode database is built first)."""
-    return "".join(c for c in text if unicodedata.category(c) not in _INVISIBLE)
+@cache
+def _fold_char(char: str, depth: int = 0) -> str:
+    """What a reader takes one non-ASCII character for: nothing for a format character or combining
+    mark; else its NFKD, each part by the data's prototype, else by its name, else casefolded,
+    until it stands still (a prototype is never mapped again; depth stops a cycle of case)."""
+    if unicodedata.category(char) in _INVISIBLE:
+        return ""
+    parts = []
+    for part in unicodedata.normalize("NFKD", char):
+        if part.isascii():
+            parts.append(_ascii_fold()[ord(part)])
+        elif unicodedata.category(part) in _INVISIBLE:
+            continue
+        else:
+            then = _prototypes().get(part) or _named_letter(part) or part.casefold()
+            stays = then == part or depth > 3
+            parts.append(part if stays else "".join(_fold_char(c, depth + 1) for c in then))
+    return "".join(parts)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -212,26 +228,79 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 @cache  # pages repeat the same few non-ASCII runs ("·", "—", "…") many thousand times
 def _fold(run: str) -> str:
-    """A run of non-ASCII characters as a reader recognises it: format characters removed, then NFKD
-    (fullwidth → ASCII, accents apart), combining marks removed, look-alikes mapped."""
-    visible = _visible(run)  # format characters, before NFKD composes around them
-    bare = _visible(unicodedata.normalize("NFKD", visible))  # then combining marks
-    return bare.translate(CONFUSABLES)
+    """A run of non-ASCII characters folded one character at a time (:func:`_fold_char`)."""
+    return "".join(map(_fold_char, run))
+
+
+_MIXED = re.compile(r"\b(?=[^\W0-9]*[0-9])(?=[0-9]*[^\W0-9])\w+")
+"""A word of letters and ASCII digits holding both (``n0rthw1nd``, not ``2026`` nor ``north``)."""
+_HEX_ID = re.compile(r"[0-9a-f]{8,}")
+
+
+def _letters_for_digits(word: re.Match[str]) -> str:
+    """A word of letters and digits with its digits read as letters (:data:`DIGITS`), unless it is
+    a hex id (eight or more hex digits: a digest, not a word)."""
+    text = word.group()
+    return text if _HEX_ID.fullmatch(text) else text.translate(DIGITS)
+
+
+def _folded(text: str) -> str:
+    """``text`` with every character folded, the markup residue removed, white space collapsed."""
+    if not text.isascii():
+        text = _NON_ASCII.sub(lambda run: _fold(run.group()), text)
+    text = text.translate(_ascii_fold())
+    return " ".join(_MARKUP_RESIDUE.sub("", text).split())
 
 
 def skeleton(text: str) -> str:
     """What a reader recognises in ``text``, in one comparable form (see the module docstring). Only
-    the non-ASCII runs are folded (each on its own, which gives the same text as folding the whole,
-    since every step maps characters or removes them): pages are mostly ASCII."""
-    if not text.isascii():
-        text = _NON_ASCII.sub(lambda run: _fold(run.group()), text)
-    return " ".join(_MARKUP_RESIDUE.sub("", text.casefold()).split())
+    the non-ASCII runs are folded one by one (each character's fold is its own): pages are mostly
+    ASCII, whose fold is one ``str.translate``."""
+    return _MIXED.sub(_letters_for_digits, _folded(text))
+
+
+def loose(text: str) -> str:
+    """The skeleton with every digit read as a letter: a needle shows in a text's skeleton only if
+    its loose form shows in the text's loose form (mapping characters one by one keeps every
+    substring), which the shortcuts test on bytes."""
+    return _folded(text).translate(DIGITS)
+
+
+def readable(text: str) -> str:
+    """A name as the scan prints it: casefolded, accents and format characters removed, white space
+    collapsed."""
+    bare = "".join(
+        c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) not in _INVISIBLE
+    )
+    return " ".join(bare.casefold().split())
 
 
 def distinctive_words(name: str) -> set[str]:
-    """The words of a name's skeleton with four or more letters that are not in ``COMMON_WORDS``."""
-    words = _WORD.findall(skeleton(name))
+    """The words of a name (:func:`readable`) with four or more letters that are not in
+    ``COMMON_WORDS``."""
+    words = _WORD.findall(readable(name))
     return {w for w in words if sum(c.isalpha() for c in w) >= 4 and w not in COMMON_WORDS}
+
+
+BIDI_CHARACTERS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+"""Embeddings, overrides, isolates and marks: what can draw a text's letters in another order than
+they are written (``\u202e`` + ``dniwhtroN`` is drawn "Northwind")."""
+
+
+def drawn_order(text: str) -> str:
+    """``text`` in the order a browser draws it: each line (a paragraph of the reader text) laid out
+    left to right by the Unicode Bidirectional Algorithm (``python-bidi``, the Rust
+    ``unicode-bidi`` crate), as the site's pages are; lines without a bidi control or mark as they
+    are (without one, letters of a left-to-right paragraph are drawn in their order)."""
+    return "\n".join(map(_drawn_line, text.split("\n")))
+
+
+def _drawn_line(line: str) -> str:
+    if not BIDI_CHARACTERS.search(line):
+        return line
+    from bidi import get_display  # type: ignore[import-untyped]  # (no type information shipped)
+
+    return str(get_display(line, base_dir="L"))
 
 
 def spellings(name: str) -> set[bytes]:
@@ -319,41 +388,64 @@ def reader_text(rel: str, data: bytes) -> str:
 
 
 _PLAIN = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
-_NUMBER_LIKE = re.compile(r"[0-9e]+")
-_ASCII_SPACES = bytes.maketrans(b"\x1c\x1d\x1e\x1f", b"    ")  # what str.split() splits at, not bytes
+_ASCII_SPACES = b"\x1c\x1d\x1e\x1f"  # what str.split() splits at, not bytes.split()
 
 
-def _ascii_skeleton(text: bytes) -> bytes:
-    """:func:`skeleton` of ASCII text, on its bytes (casefold is lower case in ASCII)."""
-    return b" ".join(text.lower().translate(_ASCII_SPACES, b"*_`~").split())
+@cache
+def _ascii_loose() -> bytes:
+    """The byte table of :func:`loose` for ASCII, but for ``m`` and ``w`` (two letters each)."""
+    folds = {code: fold for code, fold in _ascii_fold().items() if len(fold) == 1}
+    table = bytearray(range(256))
+    for code, fold in folds.items():
+        table[code] = ord(fold.translate(DIGITS))
+    for code in _ASCII_SPACES:
+        table[code] = ord(" ")
+    return bytes(table)
+
+
+def _ascii_letters(text: bytes) -> bytes:
+    """:func:`loose` of ASCII text on its bytes, without collapsing white space."""
+    lower = text.translate(_ascii_loose(), b"*_`~")
+    for letter in b"mwMW":
+        lower = lower.replace(bytes([letter]), _ascii_fold()[letter].encode("ascii"))
+    return lower
+
+
+def _ascii_loose_of(text: bytes) -> bytes:
+    """:func:`loose` of ASCII text, on its bytes."""
+    return b" ".join(_ascii_letters(text).split())
 
 
 @cache
 def _separates(run: str) -> bool:
     """Whether a run of non-ASCII characters reads, in a skeleton, as some characters none of which
-    is an ASCII letter or digit or white space (its casefold without markup residue)."""
-    folded = _MARKUP_RESIDUE.sub("", _fold(run).casefold())
+    is an ASCII letter or digit or white space (its fold without markup residue)."""
+    folded = _MARKUP_RESIDUE.sub("", _fold(run))
     return bool(folded) and not any(c.isspace() or (c.isascii() and c.isalnum()) for c in folded)
 
 
-def _plain_skeleton(text: str) -> bytes | None:
-    """:func:`skeleton` of ``text`` as plain needles see it, on bytes: every non-ASCII run written
-    ``#`` when each of them separates (:func:`_separates`); None when one does not."""
+def _plain_loose(text: str) -> bytes | None:
+    """:func:`loose` of ``text`` as plain needles see it, on bytes: every non-ASCII character that
+    separates written ``#``, each that folds to ASCII letters written so (:func:`_as_letters`); None
+    when one does neither."""
     if not text.isascii():
-        if not all(_separates(run) for run in set(_NON_ASCII.findall(text))):
+        folds = {run: _as_letters(run) for run in set(_NON_ASCII.findall(text))}
+        written = {run: re.sub(r"[^\x00-\x7f]", "#", fold) for run, fold in folds.items() if fold is not None}
+        if len(written) < len(folds):
             return None
-        text = _NON_ASCII.sub("#", text)
-    return _ascii_skeleton(text.encode("ascii"))
+        text = _NON_ASCII.sub(lambda run: written[run.group()], text)
+    return _ascii_loose_of(text.encode("ascii"))
 
 
 def _rows_show_none(rel: str, data: bytes, needles: list[bytes]) -> bool:
-    """True only if the reader text of a row file shows none of ``needles`` (plain, not number-like):
-    an ASCII JSON object or array without a backslash, whose own skeleton holds none of them."""
+    """True only if the reader text of a row file shows none of ``needles`` (loose, plain, not
+    number-like): an ASCII JSON object or array without a backslash, whose own loose form holds
+    none of them."""
     if not (rel.isascii() and rel.isprintable() and data.isascii()) or b"\\" in data:
         return False
     if data.lstrip(b" \t\n\r")[:1] not in (b"{", b"["):
         return False
-    seen = _ascii_skeleton(rel.encode("ascii") + b"\n" + data)
+    seen = _ascii_loose_of(rel.encode("ascii") + b"\n" + data)
     if any(needle in seen for needle in needles):
         return False
     try:
@@ -368,9 +460,23 @@ _ASCII_BLANK = bytes.maketrans(bytes(range(128)), b" " * 128)
 
 
 @cache
-def _separates_each(run: str) -> bool:
-    """Whether every character of ``run`` separates on its own (:func:`_separates`)."""
-    return all(_separates(c) for c in run)
+def _as_letters(run: str) -> str | None:
+    """A run of non-ASCII characters with each that folds to ASCII letters (its loose form: ``×``
+    → ``x``, ``α`` → ``a``) written so, each that separates (:func:`_separates`) kept; None when a
+    character does neither (it vanishes, or folds to a space or to something else)."""
+    kept = []
+    for char in run:
+        letters = _MARKUP_RESIDUE.sub("", _fold(char)).translate(DIGITS)
+        if _separates(char):
+            kept.append(char)
+        elif letters.isascii() and letters.isalpha():
+            kept.append(letters)
+        else:
+            return None
+    return "".join(kept)
+
+
+_NON_ASCII_BYTES = re.compile(rb"[\x80-\xff]+")
 
 
 class _TagEdges:
@@ -412,22 +518,70 @@ def _page_shows_none(data: bytes, words: list[bytes]) -> bool:
         return False
     if not data.isascii():
         runs = set(data.translate(_ASCII_BLANK).split())  # UTF-8 sequences never hold an ASCII byte
-        if not all(_separates_each(run.decode("utf-8", "replace")) for run in runs):
+        folds = {run: _as_letters(run.decode("utf-8", "replace")) for run in runs}
+        changed = {run: fold.encode("utf-8") for run, fold in folds.items() if fold is not None}
+        if len(changed) < len(folds):
             return False
-    flat = data.lower().translate(None, b"*_`~")
+        if changed:
+            data = _NON_ASCII_BYTES.sub(lambda run: changed.get(run.group(), run.group()), data)
+    flat = _ascii_letters(data)  # non-ASCII bytes left are characters that separate
     if any(word in flat for word in words):
         return False
     edges = _TagEdges(flat, max(map(len, words)))
     return not any(edges.spelled(word) for word in words)
 
 
-def _named(named: str, skeletons: Iterable[str]) -> bool:
-    """Whether a needle shows in a file's skeleton name, or may begin there and go on in its text."""
-    for needle in skeletons:
+def _named(named: str, needles: Iterable[str]) -> bool:
+    """Whether a needle shows in a file's name, or may begin there and go on in its text (both
+    loose)."""
+    for needle in needles:
         words = needle.split(" ")
         if needle in named or any(named.endswith(" ".join(words[:k])) for k in range(1, len(words))):
             return True
     return False
+
+
+@dataclass(frozen=True)
+class _Needles:
+    """What :func:`find_revealed` looks for, derived once from the names."""
+
+    bytes_: frozenset[bytes]
+    """Every :func:`spellings` form of every name."""
+    skeletons: dict[str, str]
+    """The skeleton of each name and distinctive word → how the scan prints it (:func:`readable`)."""
+
+    @classmethod
+    def of(cls, names: Iterable[str]) -> _Needles:
+        shown = {readable(n): n for n in sorted(set(names))}
+        shown |= {w: w for name in sorted(set(names)) for w in distinctive_words(name)}
+        skeletons: dict[str, str] = {}
+        for text in sorted(shown):
+            skeletons.setdefault(skeleton(text), text)
+        return cls(frozenset(form for name in set(names) for form in spellings(name)), skeletons)
+
+    @property
+    def least(self) -> list[bytes]:
+        """The byte forms none of the others holds (each other one holds one of these)."""
+        return [n for n in self.bytes_ if not any(m in n for m in self.bytes_ if m != n)]
+
+    @property
+    def loose(self) -> list[bytes] | None:
+        """The loose form of every skeleton needle, when all of them are plain (ASCII letters and
+        digits, words one space apart), for the shortcuts; else None."""
+        if not all(_PLAIN.fullmatch(s) for s in self.skeletons):
+            return None
+        return sorted({s.translate(DIGITS).encode("ascii") for s in self.skeletons})
+
+
+_NUMBER_LETTERS = frozenset("e" + "0123456789".translate(DIGITS))
+
+
+def _number_like(needle: bytes) -> bool:
+    """Whether a loose needle may lie in a number as ``json.dumps`` spells it (its digits read as
+    letters, its ``e``, ``Infinity`` or ``NaN``): then a row file's bytes may not show it where its
+    reader text does."""
+    text = needle.decode("ascii")
+    return set(text) <= _NUMBER_LETTERS or text in loose("infinity") or text in loose("nan")
 
 
 def find_revealed(
@@ -435,37 +589,46 @@ def find_revealed(
 ) -> tuple[str, str] | None:
     """(file, what was found) for the first file, in the order given, that shows a revealed name
     by bytes or to a reader; None when none does."""
-    names = sorted(set(names))
-    needles = {form for name in names for form in spellings(name)}
-    least = [n for n in needles if not any(m in n for m in needles if m != n)]  # the others hold one
-    skeletons = {skeleton(name) for name in names} | {w for name in names for w in distinctive_words(name)}
-    plain = all(_PLAIN.fullmatch(s) for s in skeletons)
-    encoded = sorted((s.encode("ascii"), s) for s in skeletons) if plain else []
-    not_numbers = not any(_NUMBER_LIKE.fullmatch(s) or s in "infinity" or s in "nan" for s in skeletons)
-    row_needles = [b for b, _ in encoded] if plain and not_numbers else None
-    words = sorted({max(b.split(), key=len) for b, _ in encoded})  # a word of every plain needle
+    needles = _Needles.of(names)
+    least, plain = needles.least, needles.loose
+    row_needles = plain if plain is not None and not any(map(_number_like, plain)) else None
+    words = sorted({max(b.split(), key=len) for b in plain or []})  # a word of every plain needle
     for rel, read in files:
         data = read()
         haystack = (rel + "\n").encode("utf-8").lower() + data.lower()
         if any(n in haystack for n in least):
-            found = [n.decode("utf-8", "replace") for n in needles if n in haystack]
+            found = [n.decode("utf-8", "replace") for n in needles.bytes_ if n in haystack]
             return rel, max(sorted(found), key=len)
         rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
         if rows and row_needles is not None and _rows_show_none(rel, data, row_needles):
             continue
-        page = bool(words) and rel.endswith(".html") and not _named(skeleton(rel), skeletons)
+        page = bool(words) and rel.endswith(".html") and not _named(loose(rel), map(bytes.decode, words))
         if page and _page_shows_none(data, words):
             continue
-        text = reader_text(rel, data)
-        plain_seen = _plain_skeleton(text) if plain else None
-        if plain_seen is not None:
-            found = [s for b, s in encoded if b in plain_seen]
-        else:
-            seen = skeleton(text)
-            found = [s for s in skeletons if s in seen]
-        if found:
-            return rel, max(sorted(found), key=len)
+        shown = _shown(reader_text(rel, data), needles)
+        if shown is not None:
+            return rel, shown
     return None
+
+
+def _shown(text: str, needles: _Needles) -> str | None:
+    """The longest needle (as printed) that ``text`` shows to a reader, in the order its characters
+    are written or in the order they are drawn."""
+    plain = needles.loose
+    reordered = BIDI_CHARACTERS.search(text) is not None
+    if plain is not None and not reordered:
+        seen_loose = _plain_loose(text)
+        if seen_loose is not None and not any(b in seen_loose for b in plain):
+            return None  # the loose form holds every needle the skeleton holds
+    seen = skeleton(text) + ("\n" + skeleton(drawn_order(text)) if reordered else "")
+    found = [shown for s, shown in needles.skeletons.items() if s in seen]
+    return max(sorted(found), key=len) if found else None
+
+
+def text_shows(text: str, names: Iterable[str]) -> str | None:
+    """What :func:`find_revealed` reports of a text a page shows as it is (the site's name, its
+    description): the revealed name it shows to a reader; None when none."""
+    return _shown(text, _Needles.of(names))
 
 
 def folder_files(folder: Path, prefix: str = "") -> list[tuple[str, Callable[[], bytes]]]:

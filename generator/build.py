@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import dataclasses
 import hashlib
@@ -138,6 +139,7 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
             return path.read_bytes() if path.is_file() else None
 
     else:
+        _scan_site_look(config.options.site, report, version)
         blind = score_inputs(config.runs, version, with_reveals=False, options=options, revealed=scored)
         try:
             stage = writer.stage()
@@ -183,6 +185,33 @@ def _remember(
 
 def _revealed_names(report: SiteReport) -> set[str]:
     return {name for b in report.benchmarks for name in b.section.revealed_names()}
+
+
+_LOOK_TEXTS = (
+    ("name", "--site-name (or name in benchsite.toml [site])"),
+    ("description", "--description (or description in benchsite.toml [site])"),
+)
+_SVG_LOGO = "data:image/svg+xml;base64,"
+
+
+def _scan_site_look(look: SiteLook, report: SiteReport, version: str) -> None:
+    """The site's own texts go on every page of a blind version this build renders: one that shows a
+    revealed name to a reader (``blind_scan.text_shows``) is refused naming its flag, before the
+    version is rendered, rather than the first page the scan of its files would meet."""
+    from generator.blind_scan import html_text, text_shows
+
+    names = _revealed_names(report)
+    texts = [(flag, getattr(look, key)) for key, flag in _LOOK_TEXTS]
+    if look.logo is not None and look.logo.startswith(_SVG_LOGO):  # text drawn inside the logo
+        svg = base64.b64decode(look.logo.removeprefix(_SVG_LOGO)).decode("utf-8", "replace")
+        texts.append(("--logo (or logo in benchsite.toml [site])", html_text(svg)))
+    for flag, text in texts:
+        found = text_shows(text, names)
+        if found is not None:
+            raise InvalidContent(
+                f"{flag}: every page of the blind version {version} would show a revealed provider "
+                f"name ({found}); the site's look must not name a provider before its reveal"
+            )
 
 
 def _scan_blind(
