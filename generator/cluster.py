@@ -238,7 +238,9 @@ def on_cluster(
     shared: Shared, jobs: list[tuple[str, str]], scheduler: str, timeout: float = SCHEDULER_TIMEOUT
 ) -> Iterator[Outcome]:
     """Each job's outcome, in job order, scored by the workers of the cluster at ``scheduler`` (a
-    :func:`scheduler_address`); every wait for the cluster bounded by ``timeout`` seconds."""
+    :func:`scheduler_address`). Reaching the scheduler, a first worker joining, and a cluster left with
+    no worker while an answer is awaited are each bounded by ``timeout`` seconds; a run still being
+    scored by a worker that is there is waited for."""
     try:
         from distributed import Client
     except ImportError:
@@ -251,6 +253,7 @@ def on_cluster(
 def _scored(
     shared: Shared, jobs: list[tuple[str, str]], address: str, timeout: float, client_type: Any
 ) -> Iterator[Outcome]:
+    """:func:`on_cluster` once dask is imported (``client_type``: its ``Client``)."""
     _greet(address, timeout)
     try:
         client = client_type(address, set_as_default=False, timeout=timeout)
