@@ -544,6 +544,8 @@ def _sharing(target: Path, differ: list[str]) -> str:
             continue  # removed: no other version shares what is not there
         for record in sorted(target.parent.glob(f"*/{BUILD_RECORD}")):
             version = record.parent.parent
+            if version.name.startswith("."):
+                continue  # a staging folder, never a version
             with contextlib.suppress(OSError):
                 there = os.lstat(version / rel)
                 if version != target and (there.st_dev, there.st_ino) == (info.st_dev, info.st_ino):
