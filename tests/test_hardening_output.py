@@ -20,7 +20,7 @@ import pytest
 
 from generator.score import Details
 from generator.write import lock_path, temp_prefix
-from tests.conftest import CORPUS, run_cli, snapshot
+from tests.conftest import CORPUS, run_cli, snapshot, writable
 from tests.test_blind_scan import (
     BLIND,
     REVEALED,
@@ -171,7 +171,7 @@ def test_a_damaged_earlier_version_is_not_comparable_never_a_crash(tmp_path: Pat
     report = json.loads(site_json.read_bytes())
     ranked = next(b for b in report["benchmarks"] if b["rankings"])
     ranked["rankings"][0]["rows"][0]["estimate"] = "a string where a figure was"
-    site_json.write_text(json.dumps(report), encoding="utf-8")
+    writable(site_json).write_text(json.dumps(report), encoding="utf-8")
     result = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v2", "--quiet")
     assert result.exit_code == 0, result.output
     change = json.loads((out / "versions.json").read_bytes())["changes"][-1]
@@ -214,7 +214,7 @@ def test_a_no_op_rebuild_refuses_a_tampered_published_file(
     page = out / "v1" / rel
     tampered = change(page.read_bytes())
     assert tampered != page.read_bytes()
-    page.write_bytes(tampered)
+    writable(page).write_bytes(tampered)
     result = run_cli("build", "--runs", one_benchmark, "--out", out, "--site-version", "v1", "--quiet")
     assert result.exit_code == 5, result.output
     assert f"{out / 'v1'}: published version 'v1' was changed after publication: {rel}" in result.output
@@ -382,10 +382,10 @@ def test_a_version_whose_record_lists_no_hashes_is_compared_byte_for_byte(tmp_pa
     record = out / "v1" / "data" / "build.json"
     fields = json.loads(record.read_bytes())
     del fields["files"]
-    record.write_text(json.dumps(fields, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    writable(record).write_text(json.dumps(fields, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     again = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1")
     assert again.exit_code == 0 and "verified byte for byte" in again.output, again.output
     report = out / "v1" / "report.html"
-    report.write_bytes(report.read_bytes() + b"<!-- tampered -->")
+    writable(report).write_bytes(report.read_bytes() + b"<!-- tampered -->")
     refused = run_cli("build", "--runs", CORPUS, "--out", out, "--site-version", "v1", "--quiet")
     assert refused.exit_code == 5 and "different bytes in report.html" in refused.output, refused.output

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
-from tests.conftest import corpus_of, reseal, run_cli, snapshot
+from tests.conftest import corpus_of, reseal, run_cli, snapshot, writable
 
 RUN_PAGE = "b/agent-dx/runs/run-subject-15bb-1.html"
 """A run page every version of these inputs shares (from the run cache: ``Staging.add_stored``)."""
@@ -52,24 +52,25 @@ def site(runs: Path, tmp_path: Path) -> Path:
 
 
 def in_place(path: Path) -> None:
-    """Open for writing, truncate, write: what most editors and scripts do."""
-    with path.open("wb") as handle:
+    """Open for writing, truncate, write: what most editors and scripts do (as root, or as the owner
+    whose tool makes the file writable first)."""
+    with writable(path).open("wb") as handle:
         handle.write(EDIT)
 
 
 def same_size(path: Path) -> None:
     """Overwrite bytes without changing the size (``r+``)."""
-    with path.open("r+b") as handle:
+    with writable(path).open("r+b") as handle:
         handle.write(b"X")
 
 
 def appended(path: Path) -> None:
-    with path.open("ab") as handle:
+    with writable(path).open("ab") as handle:
         handle.write(b"<!-- appended -->\n")
 
 
 def truncated(path: Path) -> None:
-    os.truncate(path, 0)
+    os.truncate(writable(path), 0)
 
 
 def chmod_then_write(path: Path) -> None:
@@ -185,7 +186,7 @@ def test_a_file_the_new_version_does_not_share_but_another_version_does_is_check
     [
         lambda path: os.utime(path, ns=(1, 1)),
         lambda path: path.chmod(0o644),
-        lambda path: path.write_bytes(path.read_bytes()),
+        lambda path: writable(path).write_bytes(path.read_bytes()),
     ],
     ids=["times", "mode", "same-bytes"],
 )
