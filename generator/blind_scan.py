@@ -203,24 +203,27 @@ _INVISIBLE = frozenset(("Cf", "Mn", "Mc", "Me"))
 """Format characters (Cf) and combining marks (M*) of this Python's Unicode database."""
 
 
+_DRAWN_ON_ANOTHER = frozenset(("Cf", "Mn", "Me"))
+"""Format characters and the combining marks drawn on the character before them (a spacing mark,
+Mc, takes a place of its own: ``ං`` is drawn like ``o``)."""
+
+
 @cache
 def _fold_char(char: str, depth: int = 0) -> str:
-    """What a reader takes one non-ASCII character for: nothing for a format character or combining
-    mark; else its NFKD, each part by the data's prototype, else by its name, else casefolded,
-    until it stands still (a prototype is never mapped again; depth stops a cycle of case)."""
-    if unicodedata.category(char) in _INVISIBLE:
+    """What a reader takes one character for: nothing for a format character or combining mark;
+    else its NFKD; else, as UTS #39 does, the data's prototype of it; else the letter its name
+    says (:func:`_named_letter`); else its casefold; each result folded again until it stands still
+    (a prototype is never mapped again; ``depth`` stops a cycle of case)."""
+    if char.isascii():
+        return _ascii_fold()[ord(char)]
+    if depth > 3:
+        return char
+    if unicodedata.category(char) in _DRAWN_ON_ANOTHER:
         return ""
-    parts = []
-    for part in unicodedata.normalize("NFKD", char):
-        if part.isascii():
-            parts.append(_ascii_fold()[ord(part)])
-        elif unicodedata.category(part) in _INVISIBLE:
-            continue
-        else:
-            then = _prototypes().get(part) or _named_letter(part) or part.casefold()
-            stays = then == part or depth > 3
-            parts.append(part if stays else "".join(_fold_char(c, depth + 1) for c in then))
-    return "".join(parts)
+    then = unicodedata.normalize("NFKD", char)  # first, as UTS #39 (the data's own ö is ة's)
+    if then == char:
+        then = _prototypes().get(char) or _named_letter(char) or char.casefold()
+    return char if then == char else "".join(_fold_char(c, depth + 1) for c in then)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -287,16 +290,33 @@ BIDI_CHARACTERS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 they are written (``\u202e`` + ``dniwhtroN`` is drawn "Northwind")."""
 
 
+@cache
+def _right_to_left(run: str) -> bool:
+    """Whether a run of non-ASCII characters holds a bidi control or mark, or a right-to-left
+    character or Arabic digit (Hebrew, Arabic…: they reorder what stands beside them)."""
+    return bool(BIDI_CHARACTERS.search(run)) or any(map(_drawn_right_to_left, run))
+
+
+def _drawn_right_to_left(char: str) -> bool:
+    return unicodedata.bidirectional(char) in ("R", "AL", "AN")
+
+
+def reordered(text: str) -> bool:
+    """Whether ``text`` may be drawn in another order than it is written: without a bidi control or
+    mark or a right-to-left character, a left-to-right paragraph is drawn in its order."""
+    return not text.isascii() and any(_right_to_left(run) for run in set(_NON_ASCII.findall(text)))
+
+
 def drawn_order(text: str) -> str:
     """``text`` in the order a browser draws it: each line (a paragraph of the reader text) laid out
     left to right by the Unicode Bidirectional Algorithm (``python-bidi``, the Rust
-    ``unicode-bidi`` crate), as the site's pages are; lines without a bidi control or mark as they
-    are (without one, letters of a left-to-right paragraph are drawn in their order)."""
+    ``unicode-bidi`` crate), as the site's pages are; lines that are not :func:`reordered` as they
+    are."""
     return "\n".join(map(_drawn_line, text.split("\n")))
 
 
 def _drawn_line(line: str) -> str:
-    if not BIDI_CHARACTERS.search(line):
+    if not reordered(line):
         return line
     from bidi import get_display  # type: ignore[import-untyped]  # (no type information shipped)
 
@@ -463,7 +483,10 @@ _ASCII_BLANK = bytes.maketrans(bytes(range(128)), b" " * 128)
 def _as_letters(run: str) -> str | None:
     """A run of non-ASCII characters with each that folds to ASCII letters (its loose form: ``×``
     → ``x``, ``α`` → ``a``) written so, each that separates (:func:`_separates`) kept; None when a
-    character does neither (it vanishes, or folds to a space or to something else)."""
+    character does neither (it vanishes, or folds to a space or to something else) or the run may be
+    drawn in another order (:func:`reordered`)."""
+    if _right_to_left(run):
+        return None  # drawn in another order, maybe
     kept = []
     for char in run:
         letters = _MARKUP_RESIDUE.sub("", _fold(char)).translate(DIGITS)
@@ -615,12 +638,12 @@ def _shown(text: str, needles: _Needles) -> str | None:
     """The longest needle (as printed) that ``text`` shows to a reader, in the order its characters
     are written or in the order they are drawn."""
     plain = needles.loose
-    reordered = BIDI_CHARACTERS.search(text) is not None
-    if plain is not None and not reordered:
+    drawn = reordered(text)
+    if plain is not None and not drawn:
         seen_loose = _plain_loose(text)
         if seen_loose is not None and not any(b in seen_loose for b in plain):
             return None  # the loose form holds every needle the skeleton holds
-    seen = skeleton(text) + ("\n" + skeleton(drawn_order(text)) if reordered else "")
+    seen = skeleton(text) + ("\n" + skeleton(drawn_order(text)) if drawn else "")
     found = [shown for s, shown in needles.skeletons.items() if s in seen]
     return max(sorted(found), key=len) if found else None
 
