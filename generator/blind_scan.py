@@ -9,44 +9,50 @@ every revealed name in two ways:
 - **what a reader sees** (:func:`reader_text`, :func:`skeleton`): an HTML page's text and attribute
   values (tags stripped, entities decoded; inline tags such as ``<strong>`` join their text, block
   and cell tags separate it), a Markdown file and every string of a JSON file rendered as the site
-  renders Markdown, then reduced to a skeleton: Unicode format characters (category Cf: zero-width
-  space and joiners, soft hyphen, word joiner, bidi controls…) removed, NFKD with combining marks
-  removed (which also folds fullwidth and other compatibility forms), Latin look-alikes from
-  Cyrillic and Greek replaced by their Latin letter (:data:`CONFUSABLES`), casefolded, the
-  Markdown emphasis and code characters ``* _ ` ~`` removed and whitespace collapsed.
-
-The needles are each name's skeleton and its *distinctive words* (:func:`distinctive_words`):
-the words (runs of letters and digits) of its skeleton with at least four letters that are not a
-common English word (:data:`COMMON_WORDS`): "AppGen" and "Contoso" of "Contoso AppGen", but not
-"Builder" of "Northwind Builder". File names are scanned as text too.
+  renders Markdown, each line read in the order its characters are written and, when it holds a
+  bidi control or mark or a right-to-left character, also in the order a browser draws it (the
+  Unicode Bidirectional Algorithm, :func:`drawn_order`: ``\u202e`` + ``dniwhtroN`` is drawn
+  "Northwind"). Each is reduced to a skeleton, one character at a time (:func:`_fold_char`):
+  format characters and combining marks removed; NFKD (fullwidth, mathematical and circled
+  letters, ligatures, accents apart); then, as UTS #39's skeleton does, Unicode's own confusables
+  data (``confusables.txt`` as ``confusable-homoglyphs`` ships it: ``օ`` → ``o``, ``ø`` → ``o``,
+  ``m`` → ``rn``); a Latin small capital, dotless letter or letter with a stroke or hook by its
+  Unicode name (``ɴ`` → ``n``); casefolded; ``i`` and ``l`` one letter (the data draws ``I`` like
+  ``l``, and case is ignored), ``w`` as ``vv``. The Markdown emphasis and code characters
+  ``* _ ` ~`` are removed, white space collapsed, and last the digits of a word that also holds
+  letters read as the letters they are drawn like (:data:`DIGITS`: ``N0rthw1nd``), unless the
+  word is a hex id of eight or more hex digits; a number alone stays a number.
 
 **Shortcuts, each exact** (:func:`find_revealed` finds the same file and name as building every
 reader text and skeleton; ``tests/test_blind_scan_exact.py`` compares both on generated files). They
-apply when every skeleton needle is *plain*: ASCII letters and digits, words apart by one space.
+test the *loose* form (:func:`loose`: the skeleton with every digit read as a letter, one character
+at a time, so it holds every needle the skeleton holds) and take the full path on any hit. They
+apply when every skeleton needle is *plain*: ASCII letters and digits, words apart by one space;
+no text that may be drawn in another order (:func:`reordered`) takes one.
 
-- *Non-ASCII runs that separate.* A run of non-ASCII characters whose fold, casefolded and without
-  markup residue, is not empty and holds no ASCII letter or digit and no white space
-  (:func:`_separates`: "—", "·", "…") stands, in a skeleton, between two words: no plain needle
-  can hold any of its characters, and white space collapses around it as around any other visible
-  character. Written ``#`` instead, the skeleton holds the same plain needles; then the text is
-  ASCII and its skeleton is lower case, residue deleted, white space collapsed, on bytes
-  (:func:`_plain_skeleton`). A run that vanishes or folds to letters or spaces (a zero-width space,
-  a fullwidth letter) leaves the text to :func:`skeleton` itself.
+- *Non-ASCII runs that separate or fold to letters.* A character whose fold, without markup
+  residue, is not empty and holds no ASCII letter or digit and no white space (:func:`_separates`:
+  "—", "·", "…") stands, in a skeleton, between two words: no plain needle can hold it, and white
+  space collapses around it as around any other visible character. A character whose loose fold
+  is ASCII letters (``×`` → ``x``, ``α`` → ``a``) is those letters. Written ``#`` or its letters
+  (:func:`_as_letters`), the loose form holds the same plain needles; then the text is ASCII and
+  its loose form is taken on bytes (:func:`_plain_loose`). A character that vanishes or folds to
+  a space (a zero-width space) leaves the text to :func:`skeleton` itself.
 - *Row files* (``data/runs/``). The reader text is the file name and ``json.dumps`` of the parsed
   rows. When the file is ASCII without a backslash and is a JSON object or array, every string of
   the dump is written exactly as in the file (no escape was needed to read it, none is written,
   and a control character would have refused the file), and every other token of the dump is
   punctuation, ``true``/``false``/``null``, or a number, which ``json.dumps`` may spell otherwise
-  (``1e400`` as ``Infinity``, ``1.5E3`` as ``1500.0``). A plain needle that is not *number-like*
-  (only digits and ``e``, or part of ``infinity`` or ``nan``) cannot cross the quotes and
+  (``1e400`` as ``Infinity``, ``1.5E3`` as ``1500.0``). A loose needle that is not *number-like*
+  (only letters a digit reads as and ``e``, or part of ``infinity`` or ``nan``) cannot cross the quotes and
   punctuation around a token nor lie in a number, so it lies in one string, which the file holds
-  too: if the skeleton of the file name and the file's own bytes shows none of the needles, and
+  too: if the loose form of the file name and the file's own bytes shows none of the needles, and
   the file is JSON (else it is read as Markdown, in full), neither does its reader text.
-- *HTML pages.* Take an ASCII plain word of every needle (its longest: a needle shows only where
-  each of its words does). When every ``&`` of a page begins one of the five escapes (``&lt;``,
-  ``&gt;``, ``&amp;``, ``&quot;``, ``&#39;``) and every non-ASCII character of it separates on its
-  own (then so does any run of them: NFKD only decomposes and reorders, and each step after it maps
-  one character at a time), the reader text's letters and digits are the page's own ASCII ones:
+- *HTML pages.* Take an ASCII plain word of every loose needle (its longest: a needle shows only
+  where each of its words does). When every ``&`` of a page begins one of the five escapes
+  (``&lt;``, ``&gt;``, ``&amp;``, ``&quot;``, ``&#39;``) and every non-ASCII character of it
+  separates or is written as its letters (each character folds on its own), the reader text's
+  letters are the page's own ASCII ones:
   an escape decodes to punctuation, and no tag can cut an escape nor make a new one (``&`` is
   always followed by its escape). Two of those characters are neighbours in a word of the
   skeleton only if nothing stands between them in the page or only what vanishes: markup residue
