@@ -15,6 +15,7 @@ import hashlib
 import json
 import shutil
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -160,6 +161,11 @@ HOSTILE = " ".join(
         "W" * 2_000,  # one unbroken word some 30,000 px wide: far past any screen
     )
 )
+
+
+SHOWN_HOSTILE = "".join(c for c in HOSTILE if unicodedata.category(c) != "Cf")
+"""HOSTILE for a benchmark's title, which may hold no character a reader cannot see (refused, exit 4:
+tests/test_readable_names.py); the description and every other free text keep them."""
 
 
 PROVIDER_HOSTILE = '"><marquee onstart="confirm(5)"><b>qzx</b> \u202eqxz\u202c'
@@ -549,7 +555,8 @@ def _poison(obj: dict[str, Any], *keys: str) -> None:
 
 def _poison_declaration(bench: Path, change: Callable[[dict[str, Any]], None] | None = None) -> None:
     def both(decl: dict[str, Any]) -> None:
-        _poison(decl, "title", "description")
+        _poison(decl, "description")
+        decl["title"] = f"{decl['title']} {SHOWN_HOSTILE}"
         if change:
             change(decl)
 
