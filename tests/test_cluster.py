@@ -17,7 +17,7 @@ distributed = pytest.importorskip("distributed")  # the dask extra is part of th
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
     ) as cluster:
         yield cluster.scheduler_address
 

@@ -136,7 +136,7 @@ def test_a_server_that_is_not_a_scheduler_stops_the_build_in_bounded_time(
 
 def test_a_scheduler_without_workers_stops_the_build_in_bounded_time(tmp_path: Path) -> None:
     with distributed.LocalCluster(
-        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
+        n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address="127.0.0.1:0"
     ) as cluster:
         code, output, seconds = build(tmp_path / "site", cluster.scheduler_address, "--no-cache")
     line = one_error_line(output)
@@ -187,7 +187,11 @@ def local_cluster(**config: object) -> Iterator[tuple[str, object]]:
     with (
         dask.config.set(config),
         distributed.LocalCluster(
-            n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+            n_workers=1,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         distributed.Client(cluster.scheduler_address, set_as_default=False) as client,
     ):
@@ -326,7 +330,7 @@ def test_a_scheduler_killed_mid_build_stops_it_with_nothing_published_or_kept(tm
 def test_a_workers_address_is_not_taken_for_a_schedulers(tmp_path: Path) -> None:
     with (
         distributed.LocalCluster(
-            n_workers=1, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address=None
+            n_workers=1, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address="127.0.0.1:0"
         ) as cluster,
         distributed.Client(cluster, set_as_default=False) as client,
     ):
