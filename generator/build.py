@@ -18,13 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError
-from generator.identity import generator_digest, seals_digest
-from generator.inputs import SAFE_ID, FolderReads
+from generator.inputs.discover import SAFE_ID, FolderReads
+from generator.inputs.identity import generator_digest, seals_digest
+from generator.inputs.siteconfig import SiteLook
 from generator.progress import SILENT, Progress
-from generator.siteconfig import SiteLook
-from generator.spool import sweep_stale
-from generator.userkey import trusted_key
-from generator.write import (
+from generator.publish.write import (
     BUILD_RECORD,
     IndexRecord,
     Published,
@@ -35,18 +33,20 @@ from generator.write import (
     earlier_versions,
     replace_export,
 )
+from generator.score.spool import sweep_stale
+from generator.score.userkey import trusted_key
 
 if TYPE_CHECKING:
-    from generator.history import EarlierVersion, History
-    from generator.report import SiteReport
-    from generator.score import Scored, ScoreOptions
+    from generator.report.history import EarlierVersion, History
+    from generator.report.model import SiteReport
+    from generator.score.run import Scored, ScoreOptions
 
 # The stages that parse, score and render (pydantic, Jinja2, scipy, Markdown) are imported where a
 # build needs them, after the no-op check: an unchanged site is verified with the standard library.
 
 
 def _default_options() -> ScoreOptions:
-    from generator.score import ScoreOptions
+    from generator.score.run import ScoreOptions
 
     return ScoreOptions()
 
@@ -125,10 +125,10 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
         raise InvalidContent(f"a reveal cites version {version!r}: {exc.message}") from None
     existing = config.out / version
     staged: tuple[str, Staging] | None = None
-    from generator.blind_scan import folder_files
-    from generator.history import site_history
-    from generator.render import render_site
-    from generator.score import score_inputs
+    from generator.publish.blind_scan import folder_files
+    from generator.render.pages import render_site
+    from generator.report.history import site_history
+    from generator.score.run import score_inputs
 
     options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
     if existing.exists():
@@ -198,7 +198,7 @@ def _scan_site_look(look: SiteLook, report: SiteReport, version: str) -> None:
     """The site's own texts go on every page of a blind version this build renders: one that shows a
     revealed name to a reader (``blind_scan.text_shows``) is refused naming its flag, before the
     version is rendered, rather than the first page the scan of its files would meet."""
-    from generator.blind_scan import html_text, text_shows
+    from generator.publish.blind_scan import html_text, text_shows
 
     names = _revealed_names(report)
     texts = [(flag, getattr(look, key)) for key, flag in _LOOK_TEXTS]
@@ -226,8 +226,8 @@ def _scan_blind(
     build record, which a version gets when it is published, after this scan of its staged files;
     it is scanned always.
     """
-    from generator.blind_scan import find_revealed
-    from generator.cache import scan_key
+    from generator.publish.blind_scan import find_revealed
+    from generator.score.cache import scan_key
 
     cache, workers, locks = options.cache, options.jobs, options.locks
     names = _revealed_names(report)
@@ -264,7 +264,7 @@ def _hashed_in_workers(
 ) -> list[str]:
     """The sha256 of each of ``files``, in order, read and hashed in contiguous parts by up to
     ``workers`` processes (a published version of 10,000 runs of 100 rows holds 1.9 GB)."""
-    from generator.pool import in_parts
+    from generator.score.pool import in_parts
 
     return list(itertools.chain.from_iterable(in_parts(_sha256s, files, workers, locks)))
 
@@ -275,8 +275,8 @@ def _find_revealed_in_workers(
     """``blind_scan.find_revealed`` of ``files``, in contiguous parts scanned by up to ``workers``
     processes: the same answer, the first file in the order given that shows a name, since the
     parts come back in order."""
-    from generator.blind_scan import find_revealed
-    from generator.pool import in_parts
+    from generator.publish.blind_scan import find_revealed
+    from generator.score.pool import in_parts
 
     scan = partial(find_revealed, names=frozenset(names))
     with contextlib.closing(in_parts(scan, files, workers, locks, SCAN_PART_FILES)) as found:
@@ -332,7 +332,7 @@ def unchanged(
 def index_pages(versions: list[dict[str, Any]], latest: str | None, look: SiteLook) -> dict[str, bytes]:
     """The site-level pages, rendered for the writer (``write.IndexPages``); the renderer is imported
     only when they are rendered (a no-op rebuild whose signed note holds renders none)."""
-    from generator.render import render_index
+    from generator.render.pages import render_index
 
     return render_index(versions, latest, look)
 
@@ -397,7 +397,7 @@ def _expected_record(target: Path, files: dict[str, str]) -> bytes:
 def verify(runs: Path, options: ScoreOptions | None = None) -> Scored:
     """Check every seal and every file's content; write nothing. A run in the run cache (same seal,
     benchmark and generator) is hashed against its seal, not parsed again."""
-    from generator.score import ScoreOptions, score_inputs
+    from generator.score.run import ScoreOptions, score_inputs
 
     options = dataclasses.replace(options or ScoreOptions(), outputs=False, reads=FolderReads())
     scored = score_inputs(runs, None, options=options)
@@ -418,10 +418,10 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         same = unchanged(config.runs, config.out, config.site_version, index, options.reads, options.site)
         if same is not None:
             return same
-    from generator.history import site_history
-    from generator.past import Past
-    from generator.render import keep_compiled_templates, render_site
-    from generator.score import score_inputs
+    from generator.publish.past import Past
+    from generator.render.pages import keep_compiled_templates, render_site
+    from generator.report.history import site_history
+    from generator.score.run import score_inputs
 
     keep_compiled_templates(config.options.cache)
     clock = [time.monotonic()]
@@ -467,9 +467,9 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     """Markdown pages and a ``nav.yml`` for an existing mkdocs site, written into ``config.out`` whole."""
     check_version(config.site_version)
     check_output(config.out, config.runs)
-    from generator.mkdocs_export import render_mkdocs
-    from generator.render import keep_compiled_templates
-    from generator.score import score_inputs
+    from generator.render.mkdocs_export import render_mkdocs
+    from generator.render.pages import keep_compiled_templates
+    from generator.score.run import score_inputs
 
     keep_compiled_templates(config.options.cache)
     config = _reading_once(config)

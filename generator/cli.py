@@ -29,8 +29,8 @@ from generator.progress import Progress
 
 if TYPE_CHECKING:
     from generator.build import BuildResult
-    from generator.rubric import Explained
-    from generator.score import ScoreOptions
+    from generator.families.rubric import Explained
+    from generator.score.run import ScoreOptions
 
 HELP = {"help_option_names": ["-h", "--help"]}
 """``-h`` as well as ``--help``, on every command."""
@@ -91,7 +91,7 @@ def checked_scheduler(ctx: click.Context, param: click.Parameter, value: str | N
     """--scheduler's form checked before anything is read (``cluster.scheduler_address``)."""
     if value is None:
         return None
-    from generator.cluster import scheduler_address  # the standard library's imports only
+    from generator.score.cluster import scheduler_address  # the standard library's imports only
 
     return scheduler_address(value)
 
@@ -160,10 +160,10 @@ def score_options(
     """A cache that others could write to (or a key they could read) is not used: said, not fatal."""
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
-    from generator.cache import open_cache
-    from generator.score import ScoreOptions
-    from generator.userkey import default_folder
-    from generator.workers import default_jobs
+    from generator.score.cache import open_cache
+    from generator.score.run import ScoreOptions
+    from generator.score.userkey import default_folder
+    from generator.score.workers import default_jobs
 
     cache, warning = open_cache(None if no_cache else cache_dir or default_folder())
     if warning:
@@ -261,8 +261,8 @@ def build_cmd(
     """
     if (executor == "dask") != (scheduler is not None):
         raise click.UsageError("--executor dask and --scheduler ADDRESS go together")
-    from generator.inputs import FolderReads
-    from generator.siteconfig import load_site
+    from generator.inputs.discover import FolderReads
+    from generator.inputs.siteconfig import load_site
 
     flags = {
         "name": site_name,
@@ -275,7 +275,7 @@ def build_cmd(
     reads = FolderReads()  # one read of each input per build, the no-op check included
     if output_format == "site" and nav_prefix is None:
         from generator.build import index_record, unchanged
-        from generator.userkey import default_folder
+        from generator.score.userkey import default_folder
 
         folder = None if no_cache else cache_dir or default_folder()
         same = unchanged(runs, out or Path("site"), site_version, index_record(folder), reads, look)
@@ -382,7 +382,7 @@ def seal_cmd(folder: Path) -> None:
 
     Seal run folders first, then the benchmark folder: a subfolder with its own seal is skipped.
     """
-    from generator.seal import write_seal
+    from generator.inputs.seal import write_seal
 
     seal = write_seal(folder)
     click.echo(f"sealed: {seal}")
@@ -407,7 +407,7 @@ def seal_cmd(folder: Path) -> None:
 def compare_cmd(baseline: Path, candidate: Path, strict: bool, as_json: bool, scoring: Path | None) -> None:
     """Pair two AgentEval store-v1 runs by row id; exit 13 when they are incomparable."""
     from generator.canon import canonical_json
-    from generator.compare import load_rules, run_compare, summary_text
+    from generator.families.definitions.compare import load_rules, run_compare, summary_text
 
     rules = load_rules(scoring)
     result = run_compare(baseline, candidate, strict, rules)
@@ -441,7 +441,7 @@ def schema_cmd(name: str | None) -> None:
 def _read_rubric(path: Path) -> Explained:
     """A contract or scoring specification read and explained, or every problem raised (exit 3/4)."""
     from generator.errors import ProblemReport
-    from generator.rubric import read
+    from generator.families.rubric import read
 
     explained = read(path)
     if explained.value is None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from generator.canon import canonical_json
-from generator.changes import VersionsIndex
 from generator.families.registry import FAMILIES
-from generator.report import BuildRecord, SiteReport
+from generator.report.changes import VersionsIndex
+from generator.report.model import BuildRecord, SiteReport
 
 SCHEMAS: dict[str, type[BaseModel]] = {
     **{

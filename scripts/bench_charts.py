@@ -12,10 +12,10 @@ import statistics
 import sys
 import time
 
-from generator.charts import forest
-from generator.figures import Rate
-from generator.ranking import rate_ranking
-from generator.stats import rate
+from generator.figures.model import Rate
+from generator.figures.ranking import rate_ranking
+from generator.figures.stats import rate
+from generator.render.charts import forest
 
 SUBJECTS = 12
 REPEATS = 30

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.seal import SEAL_NAME, write_seal
 from scripts import make_corpus
 from scripts.make_example_corpus import SUBJECTS, TASKS, attempt
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from generator.seal import write_seal
+from generator.inputs.seal import write_seal
 from scripts.make_example_corpus import SUBJECTS, TASKS, attempt, episode, je_tasks
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from generator.seal import write_seal
+from generator.inputs.seal import write_seal
 
 TASKS = [
     {
@@ -514,7 +514,7 @@ def make_trials(out: Path, seed_file: Path, seed: int) -> None:
         write_seal(run)
     write_seal(bench)
     # The reveal applies to the scores frozen in the blind version.
-    from generator.score import score_inputs
+    from generator.score.run import score_inputs
 
     scored = score_inputs(out, "2026.11-blind", with_reveals=False)
     scored.details.close()

@@ -18,7 +18,7 @@ from click.testing import CliRunner, Result
 from filelock import FileLock
 
 from generator.cli import main
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.seal import SEAL_NAME, write_seal
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "runs"

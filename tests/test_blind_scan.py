@@ -32,8 +32,8 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from generator.families.trials.report import TrialsSection
-from generator.score import score_inputs
-from generator.seal import SEAL_NAME
+from generator.inputs.seal import SEAL_NAME
+from generator.score.run import score_inputs
 from tests.conftest import CORPUS, corpus_of, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
@@ -244,7 +244,7 @@ def test_the_scan_in_parts_answers_what_one_scan_in_order_answers(
     """The blind scan runs in contiguous parts on forked workers; it still names the first file, in
     the order given, that shows a name: a hit in a later part never wins over an earlier one."""
     from generator import build
-    from generator.blind_scan import find_revealed
+    from generator.publish.blind_scan import find_revealed
 
     monkeypatch.setattr(build, "SCAN_PART_FILES", 2)
     names = {"Acme Labs"}
@@ -267,7 +267,8 @@ def test_the_scan_keys_hashes_in_parts_are_each_files_sha256_in_order(
     sha256 of each file comes back in the order given, whatever the parts."""
     import hashlib
 
-    from generator import build, pool
+    from generator import build
+    from generator.score import pool
 
     monkeypatch.setattr(pool, "PART_ITEMS", 2)
     files = [(f"b/runs/r{i:02d}.html", lambda i=i: f"<p>file {i}</p>".encode() * i) for i in range(count)]
@@ -279,7 +280,7 @@ def test_the_scan_keys_hashes_in_parts_are_each_files_sha256_in_order(
 def test_a_published_versions_files_are_listed_in_path_order_without_links(tmp_path: Path) -> None:
     """``folder_files`` lists what a scan reads: every regular file, in the order of sorted ``Path``s
     (part by part: ``a/b`` before ``a-c``, unlike a string sort), never through a link."""
-    from generator.blind_scan import folder_files
+    from generator.publish.blind_scan import folder_files
 
     version = tmp_path / "v1"
     for rel in ("a/b/deep.html", "a-c.html", "a/z.json", "index.html", "data/site.json"):

@@ -1,6 +1,6 @@
 """The blind scan's shortcuts find exactly what the plain scan finds (issue 17, a cold build).
 
-``generator.blind_scan`` skips the reader text of a row file that cannot show a name, writes the
+``generator.publish.blind_scan`` skips the reader text of a row file that cannot show a name, writes the
 non-ASCII runs that separate as ``#`` and those that fold to letters as their letters, tests a
 loose form of ASCII text on bytes before the skeleton, and matches separating tags with a factored,
 possessive pattern. The oracle below is the plain scan: the reader text as it was before the
@@ -29,9 +29,9 @@ from bidi import get_display  # type: ignore[import-untyped]
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import blind_scan
-from generator.blind_scan import COMMON_WORDS, DIGITS
-from generator.render import md_html
+from generator.publish import blind_scan
+from generator.publish.blind_scan import COMMON_WORDS, DIGITS
+from generator.render.pages import md_html
 
 # ---- the oracle: the scan before the shortcuts, copied unchanged -------------------------------
 

@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Browser, sync_playwright
 
-from generator import blind_scan
 from generator.build import _scan_site_look
 from generator.errors import InvalidContent
-from generator.siteconfig import SiteLook
+from generator.inputs.siteconfig import SiteLook
+from generator.publish import blind_scan
 from tests.conftest import corpus_of, reseal, run_cli
 from tests.test_blind_scan import BENCH, BLIND, REVEALED, cite_blind_scores
 

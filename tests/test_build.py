@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from generator import score
-from generator.inputs import BenchmarkLayout
-from generator.seal import write_seal
+from generator.inputs.discover import BenchmarkLayout
+from generator.inputs.seal import write_seal
+from generator.score import run as score
 from tests.conftest import CORPUS, corpus_of, run_cli, snapshot
 
 
@@ -164,7 +164,7 @@ def test_unwritable_output_fails_cleanly(corpus: Path, tmp_path: Path) -> None:
 
 def test_outputs_that_differ_only_in_case_are_refused_before_they_overwrite(tmp_path: Path) -> None:
     from generator.errors import InvalidContent
-    from generator.write import Staging
+    from generator.publish.write import Staging
 
     stage = Staging(tmp_path / "stage")
     stage.add("data/csv/b/check-Tone.csv", b"a")
@@ -203,7 +203,7 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
 def test_a_long_run_is_paged_and_every_link_to_its_rows_finds_its_page(corpus: Path, tmp_path: Path) -> None:
     import re
 
-    from generator.render import PAGE_ROWS
+    from generator.render.pages import PAGE_ROWS
 
     run = corpus / "agent-dx" / "run-subject-15bb-1"
     lines = (run / "attempts.jsonl").read_text(encoding="utf-8").splitlines()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator import __version__
-from generator.seal import SEAL_NAME
+from generator.inputs.seal import SEAL_NAME
 from tests.conftest import corpus_counts, run_cli, snapshot
 
 

@@ -154,9 +154,9 @@ def fake_digest() -> str:
 
 def patch_worker_digest() -> None:
     """In a worker: this process's generator claims another digest, as an older or patched install."""
-    import generator.identity
+    import generator.inputs.identity
 
-    generator.identity.generator_digest = fake_digest  # type: ignore[assignment]
+    generator.inputs.identity.generator_digest = fake_digest  # type: ignore[assignment]
 
 
 def die(*args: object) -> None:
@@ -165,20 +165,20 @@ def die(*args: object) -> None:
 
 def patch_worker_to_die() -> None:
     """In a worker: scoring a run ends the worker's process."""
-    import generator.cluster
+    import generator.score.cluster
 
-    generator.cluster.score_remote = die  # type: ignore[assignment]
+    generator.score.cluster.score_remote = die  # type: ignore[assignment]
 
 
 def kill_scheduler(pid: int) -> None:
     """In a worker: scoring a run kills the scheduler (-9) and then waits."""
-    import generator.cluster
+    import generator.score.cluster
 
     def killing(*args: object) -> None:
         os.kill(pid, signal.SIGKILL)
         time.sleep(30)
 
-    generator.cluster.score_remote = killing  # type: ignore[assignment]
+    generator.score.cluster.score_remote = killing  # type: ignore[assignment]
 
 
 @contextmanager
@@ -200,7 +200,7 @@ def local_cluster(**config: object) -> Iterator[tuple[str, object]]:
 
 @pytest.mark.slow
 def test_a_worker_running_another_generator_is_refused_and_nothing_of_it_kept(tmp_path: Path) -> None:
-    from generator.identity import generator_digest
+    from generator.inputs.identity import generator_digest
 
     cache = tmp_path / "cache"
     with local_cluster() as (address, client):

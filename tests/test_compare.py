@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from generator.seal import SEAL_NAME
+from generator.inputs.seal import SEAL_NAME
 from tests.conftest import CORPUS, run_cli
 
 STORE = CORPUS / "recsys-grounding" / ".agenteval" / "subjects" / "agents"

@@ -35,7 +35,7 @@ from generator.families.components.models import CRITERIA, ComponentsDeclaration
 from generator.families.components.report import Components, EpisodeResult
 from generator.families.components.scoring import fabricated_citations, match
 from generator.families.components.spec import seed_rules
-from generator.seal import write_seal
+from generator.inputs.seal import write_seal
 from tests.conftest import CORPUS, ROOT, reseal, run_cli
 from tests.pages import Table, parse
 
@@ -1138,8 +1138,8 @@ def test_the_leaderboard_publishes_judge_drift(tmp_path: Path) -> None:
 
 
 def test_judge_drift_against_the_previous_version() -> None:
-    from generator.changes import version_changes
-    from generator.report import SiteReport
+    from generator.report.changes import version_changes
+    from generator.report.model import SiteReport
 
     golden = json.loads(
         (ROOT / "tests" / "golden" / "site" / "sha-7bc69d342e6a" / "data" / "site.json").read_text()

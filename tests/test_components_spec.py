@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from generator.canon import canonical_json
 from generator.families.components.spec import BUILTIN_FILE, ComponentsSpec, explain
-from generator.seal import write_seal
+from generator.inputs.seal import write_seal
 from tests.conftest import CORPUS, ROOT, run_cli
 
 BUILTIN: dict[str, Any] = json.loads(BUILTIN_FILE.read_text())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.seal import SEAL_NAME, write_seal
 from tests.conftest import CORPUS, SEEDS, corpus_of, run_cli
 
 SEED_000_SHA256 = "1d99c773dacd21ca465114c284c82fc92ec064bb5b995a1700afb22dac3b482a"

@@ -44,7 +44,7 @@ from generator.families.definitions.stats import (
     tail_p,
 )
 from generator.families.definitions.store import row_result, sanitized_name, stimulus_hash, verdict
-from generator.stats import exact_interval
+from generator.figures.stats import exact_interval
 from tests.conftest import CORPUS, edit_json, reseal, run_cli
 from tests.pages import parse
 

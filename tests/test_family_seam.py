@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.seal import write_seal
+from generator.inputs.seal import write_seal
 from tests.conftest import ROOT, json_bytes
 from tests.pages import namespace_problems, parse, report_parts, squash
 

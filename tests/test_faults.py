@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import write
-from generator.write import TEMP_PREFIX
+from generator.publish import write
+from generator.publish.write import TEMP_PREFIX
 from scripts.reliability import faults
 
 pytestmark = pytest.mark.slow  # each case runs several builds under kill -9 and fault injection
@@ -72,7 +72,7 @@ def test_a_killed_build_leaves_no_run_details_behind(first_rename: faults.FaultR
 def test_a_kill_between_index_html_and_versions_json_leaves_the_index_ahead_only_by_new_versions(
     lab: faults.Lab,
 ) -> None:
-    """The documented window (generator/write.py _switch_index): index.html may list the version
+    """The documented window (generator/publish/write.py _switch_index): index.html may list the version
     just published (complete) before versions.json does; nothing else may differ."""
     report = faults.FaultReport()
     faults.step_kill(lab, lab.steps.index("index.html") + 1, report)

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.seal import SEAL_NAME, write_seal
 from scripts.reliability import fuzz
 from tests.conftest import CORPUS, run_cli, snapshot
 

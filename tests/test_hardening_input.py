@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import Result
 
-from generator import inputs as inputs_module
 from generator.errors import Problem
-from generator.seal import SEAL_NAME, SealedFolder
+from generator.inputs import discover as inputs_module
+from generator.inputs.seal import SEAL_NAME, SealedFolder
 from tests.conftest import CORPUS, ROOT, run_cli
 from tests.test_refusals import reseal
 
@@ -81,7 +81,7 @@ def refused(result: Result | subprocess.CompletedProcess[str], code: int, *needl
 def test_locating_a_nan_after_a_long_number_is_linear() -> None:
     """A 300 KB row with a long float then NaN: quadratic locating took hours, linear takes < 1 s."""
     code = (
-        "from generator.jsonio import parse_json\n"
+        "from generator.inputs.jsonio import parse_json\n"
         "row = '{\"a\": 1.' + '0' * 300_000 + ', \"b\": NaN}'\n"
         "parsed = parse_json(row, 'f.jsonl', where='line 7')\n"
         "print(parsed.value, [p.render() for p in parsed.problems])\n"
@@ -92,14 +92,14 @@ def test_locating_a_nan_after_a_long_number_is_linear() -> None:
 
 
 def test_a_long_overflowing_decimal_is_located() -> None:
-    from generator.jsonio import parse_json
+    from generator.inputs.jsonio import parse_json
 
     parsed = parse_json('{"a": [1, ' + "9" * 400 + ".5]}", "f.json")
     assert [p.where for p in parsed.problems] == ["line 1 column 11"]
 
 
 def test_a_whole_file_document_over_the_cap_is_invalid_content(small: Path, tmp_path: Path) -> None:
-    from generator.jsonio import MAX_DOCUMENT_BYTES
+    from generator.inputs.jsonio import MAX_DOCUMENT_BYTES
 
     declaration = small / BENCH / "benchmark.json"
     data = declaration.read_bytes()
@@ -116,7 +116,7 @@ def test_a_whole_file_document_over_the_cap_is_invalid_content(small: Path, tmp_
 
 
 def test_an_input_file_over_the_cap_is_refused_unread(small: Path, tmp_path: Path) -> None:
-    from generator.files import MAX_FILE_BYTES
+    from generator.inputs.files import MAX_FILE_BYTES
 
     big = small / BENCH / RUN / "notes.txt"
     with big.open("wb") as handle:  # sparse: costs no disk
@@ -266,7 +266,7 @@ def test_an_unreadable_subfolder_of_a_run_is_refused_not_skipped(small: Path) ->
 def test_a_file_vanishing_between_walk_and_lstat_is_a_refusal(
     small: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import generator.seal as seal
+    import generator.inputs.seal as seal
 
     victim = small / BENCH / RUN / "attempts.jsonl"
     real_walk, real_walk_files = os.walk, seal.walk_files

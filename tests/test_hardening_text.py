@@ -30,12 +30,14 @@ from click.testing import Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import blind_scan, mkdocs_export, render
-from generator.figures import Interval
-from generator.mkdocs_export import nav_yaml
-from generator.ranking import rank_bands
-from generator.render import md_cell, md_html
-from generator.score import score_inputs
+from generator.figures.model import Interval
+from generator.figures.ranking import rank_bands
+from generator.publish import blind_scan
+from generator.render import mkdocs_export
+from generator.render import pages as render
+from generator.render.mkdocs_export import nav_yaml
+from generator.render.pages import md_cell, md_html
+from generator.score.run import score_inputs
 from tests import test_blind_scan as blind
 from tests.conftest import CORPUS, ROOT, corpus_of, run_cli, snapshot
 from tests.test_mkdocs_export import DictSink
@@ -174,8 +176,8 @@ def test_sort_based_rank_bands_equal_the_pairwise_definition(pairs: list[tuple[f
 
 
 MANY_SUBJECTS = """
-from generator.figures import Interval, Rate
-from generator.ranking import rate_ranking
+from generator.figures.model import Interval, Rate
+from generator.figures.ranking import rate_ranking
 n = 50_000
 entries = []
 for i in range(n):

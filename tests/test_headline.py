@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from generator.headline import Wording, lead_headline
-from generator.ranking import mean_ranking, rate_ranking
-from generator.stats import rate
+from generator.figures.headline import Wording, lead_headline
+from generator.figures.ranking import mean_ranking, rate_ranking
+from generator.figures.stats import rate
 
 PROVIDERS = Wording("provider", "providers", "autonomous success")
 

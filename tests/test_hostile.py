@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.render import md_cell
+from generator.render.pages import md_cell
 from tests.conftest import reseal, run_cli
 
 HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(1)> [x](javascript:alert(1)) | **b**'

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from jinja2 import DictLoader, Environment
 
-from generator import past
-from generator.cache import FORMAT, Pages, RunCache, RunHit
 from generator.families.points.family import PointsPart
 from generator.families.points.report import PointsRunSummary
-from generator.render import SignedBytecode
-from generator.score import Details
-from generator.workers import PARALLEL_MIN_RUNS
+from generator.publish import past
+from generator.render.pages import SignedBytecode
+from generator.score.cache import FORMAT, Pages, RunCache, RunHit
+from generator.score.run import Details
+from generator.score.workers import PARALLEL_MIN_RUNS
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot
 

@@ -1,4 +1,4 @@
-"""Strict JSON reading (generator.jsonio): each parse finds its own duplicate keys, and nothing is
+"""Strict JSON reading (generator.inputs.jsonio): each parse finds its own duplicate keys, and nothing is
 carried from one parse to the next."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import jsonio
 from generator.errors import Result
-from generator.jsonio import parse_json
+from generator.inputs import jsonio
+from generator.inputs.jsonio import parse_json
 
 
 def test_a_duplicate_key_is_found_at_its_place() -> None:

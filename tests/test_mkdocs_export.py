@@ -17,11 +17,11 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from generator.errors import OutputError
-from generator.files import Stored
-from generator.mkdocs_export import inert, render_mkdocs
-from generator.report import SiteReport
-from generator.score import score_inputs
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.files import Stored
+from generator.inputs.seal import SEAL_NAME, write_seal
+from generator.render.mkdocs_export import inert, render_mkdocs
+from generator.report.model import SiteReport
+from generator.score.run import score_inputs
 from tests.conftest import CORPUS, ROOT, snapshot
 from tests.pages import tables_of
 
@@ -172,7 +172,7 @@ def test_leaderboard_and_run_figures_equal_the_json(built: Built) -> None:
     for row in bench["section"]["leaderboard"]:
         rate = row["ready_rate"]
         n, d = rate["numerator"], rate["denominator"]
-        hundredths = (20000 * n // d + 1) // 2  # half up, an oracle apart from generator.units
+        hundredths = (20000 * n // d + 1) // 2  # half up, an oracle apart from generator.figures.units
         low, high = (f"{100 * rate['interval'][k]:.1f}%" for k in ("low", "high"))
         figures = (f"{hundredths // 100}.{hundredths % 100:02d}% ({n}/{d})", f"{low}–{high}")
         for figure in figures:
@@ -260,7 +260,7 @@ def test_nothing_under_generator_imports_mkdocs() -> None:
     for source in sources:
         assert not re.search(r"^\s*(import|from)\s+mkdocs\b", source.read_text(), re.M), source
     probe = (
-        "import sys, generator.mkdocs_export, generator.build; "
+        "import sys, generator.render.mkdocs_export, generator.build; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mkdocs'))"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -285,7 +285,7 @@ def test_leaderboards_and_index_open_with_the_headline_and_show_charts(built: Bu
 
 
 def test_code_spans_of_the_inputs_show_as_code() -> None:
-    from generator.mkdocs_export import inert_code
+    from generator.render.mkdocs_export import inert_code
 
     assert (
         inert_code("the frozen `agent-dx-score-contract` here") == "the frozen `agent-dx-score-contract` here"

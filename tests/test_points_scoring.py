@@ -38,8 +38,8 @@ from generator.families.points.scoring import (
     trajectory_points,
 )
 from generator.families.points.scoring import test_behavior_points as behavior_points  # not a test
-from generator.jsonio import validate_model
-from generator.stats import basis_points, exact_interval, rate
+from generator.figures.stats import basis_points, exact_interval, rate
+from generator.inputs.jsonio import validate_model
 
 TASK = PointsTask(id="t1", title="task one", allowlist=("src/", "docs/*.md", "README.md"))
 SURFACES = ("contract", "client", "cli", "documentation")
@@ -576,7 +576,7 @@ def test_outcome_follows_the_contract_definitions(base: dict[str, Any], tests: A
         assert result.outcome == "NotReady"
 
 
-# --- generator.stats -----------------------------------------------------------------------------
+# --- generator.figures.stats -----------------------------------------------------------------------------
 
 
 def test_clopper_pearson_reference_values() -> None:

@@ -1,4 +1,4 @@
-"""The platform seam (``generator.portable``) and the user's folders (``generator.userkey``)."""
+"""The platform seam (``generator.inputs.portable``) and the user's folders (``generator.score.userkey``)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import portable
-from generator.userkey import default_folder, default_key_file
+from generator.inputs import portable
+from generator.score.userkey import default_folder, default_key_file
 
 
 def test_a_lock_is_exclusive_across_descriptors_and_dies_with_its_descriptor(tmp_path: Path) -> None:

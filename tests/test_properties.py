@@ -1,8 +1,8 @@
 """Scoring invariants as hypothesis properties, on the example corpus and on variations of it.
 
 Every property edits a private copy of benchmark folders of ``runs/`` (in a temporary folder of its
-own, so hypothesis examples share nothing), re-seals what it changed (``generator.seal.write_seal``)
-and runs the in-process pipeline (``generator.score.score_inputs``, always under one version name);
+own, so hypothesis examples share nothing), re-seals what it changed (``generator.inputs.seal.write_seal``)
+and runs the in-process pipeline (``generator.score.run.score_inputs``, always under one version name);
 only (e) builds whole sites. The reveal of ``vibe-delivery`` is always dropped: it cites the digest
 of the frozen scores, which cite every run's seal digest, so any edit of a trials run voids it.
 What may legitimately differ after an edit is therefore only a seal digest, the inputs digest and
@@ -53,9 +53,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.build import BuildConfig, build
-from generator.render import md_cell
-from generator.score import score_inputs
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.seal import SEAL_NAME, write_seal
+from generator.render.pages import md_cell
+from generator.score.run import score_inputs
 from tests.conftest import CORPUS, edit_json, reseal
 from tests.pages import rows_of
 

@@ -37,14 +37,14 @@ from hypothesis import strategies as st
 from scipy.stats import false_discovery_control, fisher_exact, norm, ttest_ind_from_stats
 from scipy.stats import t as student_t
 
-from generator.charts import forest, grid
-from generator.figures import Interval
+from generator.figures.model import Interval
+from generator.figures.ranking import Breakdown, mean_interval, mean_ranking, rank_bands, rate_ranking
+from generator.figures.stats import rate
+from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.progress import Progress
-from generator.ranking import Breakdown, mean_interval, mean_ranking, rank_bands, rate_ranking
-from generator.render import REPORT_RUNS, md_cell, ranking_csv
-from generator.report import BenchmarkReport
-from generator.seal import SEAL_NAME, write_seal
-from generator.stats import rate
+from generator.render.charts import forest, grid
+from generator.render.pages import REPORT_RUNS, md_cell, ranking_csv
+from generator.report.model import BenchmarkReport
 from tests.conftest import CORPUS, ROOT, corpus_counts, run_cli, snapshot
 from tests.pages import Part, namespace_problems, report_parts, tables_of
 

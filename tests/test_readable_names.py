@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from generator.families.points.spec import BUILTIN_FILE
-from generator.readable import hidden_character, reading_key
+from generator.inputs.readable import hidden_character, reading_key
 from tests.conftest import corpus_of, edit_json, reseal, run_cli
 
 BUILTIN: dict[str, Any] = json.loads(BUILTIN_FILE.read_text())

@@ -30,7 +30,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from generator.cli import main
-from generator.seal import SEAL_NAME
+from generator.inputs.seal import SEAL_NAME
 from tests.conftest import corpus_counts, corpus_of, edit_json, json_bytes, reseal
 
 AS_UTF8 = functools.partial(json_bytes, ascii=False)

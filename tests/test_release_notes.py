@@ -71,7 +71,7 @@ def test_notes_are_clean_under_markdownlint_default_rules(site: Path, tmp_path: 
 
 
 def test_wrapping_keeps_lines_short_and_never_opens_a_block() -> None:
-    from generator.render import LINE, md_wrap
+    from generator.render.pages import LINE, md_wrap
 
     text = " ".join(["word"] * 15 + ["-", "x", "1.", "y", "#", "z", ">", "q"] * 6)
     wrapped = md_wrap(text, "  ", 2)

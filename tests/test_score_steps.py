@@ -1,4 +1,4 @@
-"""The steps of scoring one benchmark (``generator.score``), each on its own, and their composition.
+"""The steps of scoring one benchmark (``generator.score.run``), each on its own, and their composition.
 
 The steps take and return frozen values: a step's result cannot be changed after the fact, the
 counts of a benchmark's runs come back as values (never a counter inside the options), and the
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from generator.errors import Problem, Result
-from generator.inputs import FolderReads, discover
+from generator.inputs.discover import FolderReads, discover
+from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.progress import Progress
-from generator.score import (
+from generator.score.run import (
     BenchmarkScore,
     Details,
     ScoreOptions,
@@ -28,8 +29,7 @@ from generator.score import (
     score_benchmark,
     score_inputs,
 )
-from generator.seal import SEAL_NAME, write_seal
-from generator.workers import Outcome
+from generator.score.workers import Outcome
 from tests.conftest import CORPUS
 
 
@@ -187,10 +187,10 @@ def _rendered_pages(
 ) -> tuple[BenchmarkScore, tuple[int, int], dict[str, list[tuple[str, bytes]]]]:
     """A benchmark scored with pages in this process: its score, how many times a run's pages were
     rendered and its spooled rows read back, and each run's spooled pages."""
-    import generator.render
+    import generator.render.pages
 
     calls, reads = [], []
-    render_run, get = generator.render.render_run, Details.get
+    render_run, get = generator.render.pages.render_run, Details.get
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(args[2])
@@ -200,7 +200,7 @@ def _rendered_pages(
         reads.append(run)
         return get(self, bench, run)
 
-    monkeypatch.setattr(generator.render, "render_run", counting)
+    monkeypatch.setattr(generator.render.pages, "render_run", counting)
     monkeypatch.setattr(Details, "get", reading)
     details = Details()
     try:

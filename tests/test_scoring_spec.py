@@ -35,8 +35,8 @@ from generator.families.points.spec import (
     explain,
     seed_rules,
 )
-from generator.jsonio import load_json_bytes
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.jsonio import load_json_bytes
+from generator.inputs.seal import SEAL_NAME, write_seal
 from tests.conftest import run_cli
 from tests.pages import parse, squash
 
@@ -526,7 +526,7 @@ def test_rubric_explain_finds_the_scoring_file_its_benchmark_pins(corpus: Path) 
 def test_a_published_exact_threshold_is_scored_by_and_read_back(corpus: Path, tmp_path: Path) -> None:
     """End to end: the run scoring 250/3 is not Ready under 83.33333333333333334; site.json states the
     threshold as its exact text, and a later build reads that report back (the versions it compares)."""
-    from generator.past import read_report
+    from generator.publish.past import read_report
 
     bench = only_points_bench(corpus)
     spec = copy.deepcopy(BUILTIN)

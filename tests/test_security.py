@@ -38,8 +38,8 @@ from click.testing import Result
 from markdown_it import MarkdownIt
 
 from generator.families.trials.report import TrialsSection
-from generator.score import score_inputs
-from generator.seal import SEAL_NAME
+from generator.inputs.seal import SEAL_NAME
+from generator.score.run import score_inputs
 from tests.conftest import CORPUS, ROOT, edit_json, reseal, run_cli, snapshot
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import EXIT_USAGE
-from generator.siteconfig import SiteConfigError, SiteLook, contrast_on_white, load_site
-from generator.write import lock_path, temp_prefix
+from generator.inputs.siteconfig import SiteConfigError, SiteLook, contrast_on_white, load_site
+from generator.publish.write import lock_path, temp_prefix
 from tests.conftest import CORPUS, run_cli
 from tests.pages import namespace_problems, report_parts
 
@@ -311,7 +311,7 @@ def test_the_accented_stylesheet_is_the_one_its_content_security_policy_allows(o
 
 
 def test_the_site_name_and_description_are_text_never_markup(tmp_path: Path) -> None:
-    from generator.render import render_not_found
+    from generator.render.pages import render_not_found
 
     hostile = '<script>alert(1)</script>" onload="x'
     page = render_not_found(SiteLook(name=hostile, description=hostile)).decode("utf-8")

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.badges import BADGE_COLOURS, badge
 from generator.canon import canonical_json, compact_json
 from generator.families.registry import FAMILIES
-from generator.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
-from generator.portable import open_folder, try_lock
-from generator.spool import SPOOL_PREFIX, sweep_stale
+from generator.figures.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
+from generator.inputs.portable import open_folder, try_lock
+from generator.render.badges import BADGE_COLOURS, badge
+from generator.score.spool import SPOOL_PREFIX, sweep_stale
 
 
 @pytest.mark.parametrize(

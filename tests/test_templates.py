@@ -19,14 +19,14 @@ from hypothesis import strategies as st
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from generator import rows
+from generator.families import rows
 from generator.families.registry import FAMILIES
-from generator.identity import templates_dir
-from generator.mkdocs_export import MARKDOWN_CELLS, mkdocs_env
-from generator.numbers import fmt_number
-from generator.render import html_env
-from generator.rows import Cells, HtmlCells
-from generator.single import ON_PAGE, Anchors
+from generator.families.rows import Cells, HtmlCells
+from generator.figures.numbers import fmt_number
+from generator.inputs.identity import templates_dir
+from generator.render.mkdocs_export import MARKDOWN_CELLS, mkdocs_env
+from generator.render.pages import html_env
+from generator.render.single import ON_PAGE, Anchors
 
 LINE_LIMIT = 160
 """Characters of a template line."""
@@ -135,7 +135,7 @@ def test_a_raw_id_chart_id_and_link_are_found() -> None:
 
 def test_the_report_partials_write_ids_and_links_through_their_anchors() -> None:
     """So a partial stands in the single-file report as rendered, its ids namespaced and its links
-    led by the report (``generator/single.py``), with nothing rewritten after rendering."""
+    led by the report (``generator/render/single.py``), with nothing rewritten after rendering."""
     partials = report_partials()
     assert {"_blocks.html", "_ranking.html", "_history.html", "tally/_leaderboard.html"} <= partials.keys()
     assert [p for name, text in partials.items() for p in anchor_problems(name, text)] == []
@@ -181,7 +181,8 @@ PIECES: list[tuple[str, Callable[[Cells, Any], Markup], str]] = [
     ("hint", lambda out, v: out.hint(out.text(v), v), "{{ b.hint(v, v) }}"),
     ("code_hint", lambda out, v: out.code_hint(v, v), "{{ b.code_hint(v, v) }}"),
 ]
-"""(block, the Python piece of ``generator.rows.Cells``, the template spelling it with the block's macro)."""
+"""(block, the Python piece of ``generator.families.rows.Cells``, the template spelling it with the
+block's macro)."""
 DIALECTS = [(html_env, HtmlCells(ON_PAGE)), (mkdocs_env, MARKDOWN_CELLS)]
 
 
@@ -215,7 +216,7 @@ def test_every_built_in_family_writes_its_run_rows_in_python() -> None:
     root = templates_dir()
     for name, family in FAMILIES.items():
         writer = f"{name}_rows"
-        assert family.row_writer == f"generator.rows.{name}:{writer}", name
+        assert family.row_writer == f"generator.families.{name}.rows:{writer}", name
         assert writer in html_env().globals and writer in mkdocs_env().globals, name
         used = "".join(p.read_text(encoding="utf-8") for p in (root / name).glob("_*.jinja"))
         assert f"b.rows({writer}," in used, name

@@ -33,7 +33,7 @@ from generator.families.trials.scoring import (
     success_reasons,
     trial_row,
 )
-from generator.render import md_cell
+from generator.render.pages import md_cell
 from tests.conftest import CORPUS, corpus_of, edit_json, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
@@ -901,7 +901,8 @@ def test_every_surface_shows_the_integers_of_site_json(built: Path, version: str
 
 
 def percent(n: int, d: int) -> str:
-    """n/d as a percentage with two decimals, rounded half up (an oracle apart from generator.units)."""
+    """n/d as a percentage with two decimals, rounded half up (an oracle apart from
+    generator.figures.units)."""
     hundredths = (20000 * n // d + 1) // 2
     return f"{hundredths // 100}.{hundredths % 100:02d}%"
 

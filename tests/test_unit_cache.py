@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import FORMAT, RunCache
+from generator.score.cache import FORMAT, RunCache
 
 KEY = b"k" * 32
 KIND, NAME, DATA = "past", "a" * 64, b'{"figures": [1, 2, 3]}'

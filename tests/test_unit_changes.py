@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.changes``: what changed between two versions, read through the report
+"""Unit tests of ``generator.report.changes``: what changed between two versions, read through the report
 model (here, the golden site's two versions), and each family's own changes through its hook on the
 seam (``Family.section_changes`` and ``changes_model``), with no family named in ``changes.py``."""
 
@@ -8,12 +8,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from generator import changes
-from generator.changes import BenchmarkChanges, BenchmarkChangesBase, version_changes
 from generator.families.components.drift import ComponentsChanges, DriftChange
 from generator.families.registry import FAMILIES
-from generator.figures import Model
-from generator.report import SiteReport
+from generator.figures.model import Model
+from generator.report import changes
+from generator.report.changes import BenchmarkChanges, BenchmarkChangesBase, version_changes
+from generator.report.model import SiteReport
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"
@@ -45,7 +45,7 @@ def test_a_benchmark_changes_record_is_every_benchmarks_fields_then_each_familys
     own = [name for f in FAMILIES.values() if f.changes_model for name in f.changes_model.model_fields]
     assert own == ["judge_drift"]  # the components family's, through its changes_model
     assert list(BenchmarkChanges.model_fields) == [*BenchmarkChangesBase.model_fields, *own]
-    source = (ROOT / "generator" / "changes.py").read_text(encoding="utf-8")
+    source = (ROOT / "generator" / "report" / "changes.py").read_text(encoding="utf-8")
     assert not [name for name in FAMILIES if name in source]
 
 

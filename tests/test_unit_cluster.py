@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.cluster``: what a worker answers for one run folder (verified against its
+"""Unit tests of ``generator.score.cluster``: what a worker answers for one run folder (verified against its
 seal, then scored unless the client's cache holds it, and signed with its generator's digest), which
 answers the client takes, the scheduler address's form, and the usage error when dask is missing.
 The scoring family and the cluster here are stand-ins, so the tests need neither a cluster nor a
@@ -16,13 +16,13 @@ from typing import Any, cast
 import pytest
 from pydantic import BaseModel
 
-from generator import cluster
-from generator.cluster import ClusterError, Remote, Scored, on_cluster, scheduler_address, score_remote
 from generator.errors import Problem, Result
 from generator.families.base import AnyFamily
-from generator.identity import generator_digest
-from generator.inputs import BenchmarkLayout
-from generator.seal import SEAL_NAME, write_seal
+from generator.inputs.discover import BenchmarkLayout
+from generator.inputs.identity import generator_digest
+from generator.inputs.seal import SEAL_NAME, write_seal
+from generator.score import cluster
+from generator.score.cluster import ClusterError, Remote, Scored, on_cluster, scheduler_address, score_remote
 
 
 class Figure(BaseModel):

@@ -1,5 +1,6 @@
-"""Unit tests of ``generator.compare``: two store-v1 runs paired row by row by the compare rules, or
-refused as incomparable with every reason, on runs built in memory (and tiny folders)."""
+"""Unit tests of ``generator.families.definitions.compare``: two store-v1 runs paired row by row by the
+compare rules, or refused as incomparable with every reason, on runs built in memory (and tiny
+folders)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ from typing import Any
 
 import pytest
 
-from generator.compare import StoreRun, UnusablePath, compare, load_rules, read_store_run, summary_text
 from generator.errors import ProblemReport
+from generator.families.definitions.compare import (
+    StoreRun,
+    UnusablePath,
+    compare,
+    load_rules,
+    read_store_run,
+    summary_text,
+)
 from generator.families.definitions.models import Scenario
 
 FACTS: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.history``: each subject's primary figure across the versions a site
+"""Unit tests of ``generator.report.history``: each subject's primary figure across the versions a site
 published, read from the earlier versions' ``data/site.json`` (here, the golden site's two)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from generator.history import NO_HISTORY, EarlierVersion, History, Point, Series, site_history
-from generator.report import SiteReport
-from generator.write import earlier_versions
+from generator.publish.write import earlier_versions
+from generator.report.history import NO_HISTORY, EarlierVersion, History, Point, Series, site_history
+from generator.report.model import SiteReport
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"

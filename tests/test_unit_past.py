@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.past``: what a build derives from published versions' site.json, once
+"""Unit tests of ``generator.publish.past``: what a build derives from published versions' site.json, once
 per content, kept in the run cache; here on the golden site's two versions."""
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator import past as past_module
-from generator.badges import render_badges
-from generator.cache import RunCache
-from generator.changes import version_changes
-from generator.history import report_points
-from generator.past import KIND, Past, read_report
-from generator.syndication import summary
+from generator.publish import past as past_module
+from generator.publish.past import KIND, Past, read_report
+from generator.render.badges import render_badges
+from generator.render.syndication import summary
+from generator.report.changes import version_changes
+from generator.report.history import report_points
+from generator.score.cache import RunCache
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"

@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.rubric`` (``benchsite rubric explain|check``): what a file is read as,
+"""Unit tests of ``generator.families.rubric`` (``benchsite rubric explain|check``): what a file is read as,
 where its rules come from, and the problems a wrong file gets, on tiny temporary files."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from generator.families.points.spec import BUILTIN_FILE as POINTS_SPEC
 from generator.families.points.spec import PointsSpec, explain
-from generator.rubric import read
+from generator.families.rubric import read
 from tests.conftest import SEEDS
 
 POINTS_SEED = SEEDS / "000_4822e52dd1681ead.txt"

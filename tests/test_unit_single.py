@@ -1,11 +1,11 @@
-"""Unit tests of ``generator.single``: how a partial writes its ids and links on its own page and as a
+"""Unit tests of ``generator.render.single``: how a partial writes its ids and links on its own page and as a
 part of the single-file report (ids namespaced, in-page links following them, other links plain text
 or absolute online), and the same for links in input Markdown (``render.md_html``)."""
 
 from __future__ import annotations
 
-from generator.render import md_html
-from generator.single import ON_PAGE, standalone
+from generator.render.pages import md_html
+from generator.render.single import ON_PAGE, standalone
 
 PAGE = "b/bench/index.html"
 ONLINE = "https://example.org/site/"

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import Kept
 from generator.errors import VersionConflict
-from generator.write import Staging
+from generator.publish.write import Staging
+from generator.score.cache import Kept
 
 OLD = b"<p>the same page</p>\n"
 
@@ -118,7 +118,8 @@ def test_stored_files_are_placed_alike_by_one_process_or_by_forked_workers(
 ) -> None:
     """``settle`` hashes the last version's files in parts on up to ``workers`` processes: the same
     files are linked, the same written, in either case; nothing is placed before it."""
-    from generator import pool, write
+    from generator.publish import write
+    from generator.score import pool
 
     monkeypatch.setattr(pool, "PART_ITEMS", 2)
     monkeypatch.setattr(write, "SETTLE_PARALLEL_BYTES", 0)  # a pool even for these few bytes
@@ -149,7 +150,7 @@ def test_a_shared_file_changed_after_it_was_hashed_is_not_linked(
 ) -> None:
     """The last version's file is linked only if it is still the file that was hashed: one written to
     or replaced in between (here, right after the workers hashed it) is not; the stored copy is."""
-    from generator import write
+    from generator.publish import write
 
     old = shared / "runs" / "a.html"
     os.utime(old, ns=(1_000_000_000, 1_000_000_000))  # written long before, as a published version is
@@ -243,7 +244,7 @@ def test_a_record_that_lists_no_hashes_is_not_checked(tmp_path: Path) -> None:
 def test_only_what_is_shared_is_hashed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``add`` compared the bytes of what it links; settle hashes the stored files and the shared
     version's files that another version holds too (more than one link), nothing else."""
-    from generator import write
+    from generator.publish import write
 
     names = ("added", "stored", "alone", "linked")
     shared = recorded(tmp_path / "v1", {f"runs/{name}.html": name.encode() for name in names})

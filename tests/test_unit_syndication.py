@@ -1,4 +1,4 @@
-"""Unit tests of ``generator.syndication``: the date, summary and change lines of a feed entry, and
+"""Unit tests of ``generator.render.syndication``: the date, summary and change lines of a feed entry, and
 the page URLs of the sitemap."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.changes import BenchmarkChanges, VersionChanges
-from generator.report import SiteReport
-from generator.siteconfig import SiteLook
-from generator.syndication import changed, page_urls, stamp, summary
+from generator.inputs.siteconfig import SiteLook
+from generator.render.syndication import changed, page_urls, stamp, summary
+from generator.report.changes import BenchmarkChanges, VersionChanges
+from generator.report.model import SiteReport
 from tests.conftest import ROOT
 
 GOLDEN_SITE = ROOT / "tests" / "golden" / "site"

@@ -21,9 +21,9 @@ from generator.families.trials.family import (
 )
 from generator.families.trials.models import TrialsContract
 from generator.families.trials.spec import BUILTIN_FILE, TrialsSpec
-from generator.inputs import FolderReads, discover
-from generator.score import Prepared, prepare, read_benchmark
-from generator.workers import verified_run
+from generator.inputs.discover import FolderReads, discover
+from generator.score.run import Prepared, prepare, read_benchmark
+from generator.score.workers import verified_run
 from tests.conftest import CORPUS, SEEDS
 
 FAMILY = TrialsFamily()

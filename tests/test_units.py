@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.units import basis_points, duration_ms, percent, percent_of, rate_words, usd_micros
+from generator.figures.units import basis_points, duration_ms, percent, percent_of, rate_words, usd_micros
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Scoring in worker processes (generator.workers): the order of results, what a worker works with,
+"""Scoring in worker processes (generator.score.workers): the order of results, what a worker works with,
 and the build's locks closed in every forked worker. No module state is set in the build's process."""
 
 from __future__ import annotations
@@ -9,13 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from generator import inputs, pool, score, seal, workers
-from generator.cache import RunCache
-from generator.inputs import FolderReads, discover
-from generator.pool import in_workers
-from generator.portable import can_fork
-from generator.score import Details, ScoreOptions, _shared, prepare, read_benchmark
-from generator.workers import PARALLEL_MIN_RUNS, Job, Shared, verified_run
+from generator.inputs import discover as inputs
+from generator.inputs import seal
+from generator.inputs.discover import FolderReads, discover
+from generator.inputs.portable import can_fork
+from generator.score import pool, workers
+from generator.score import run as score
+from generator.score.cache import RunCache
+from generator.score.pool import in_workers
+from generator.score.run import Details, ScoreOptions, _shared, prepare, read_benchmark
+from generator.score.workers import PARALLEL_MIN_RUNS, Job, Shared, verified_run
 from scripts import make_corpus
 from tests.conftest import CORPUS
 

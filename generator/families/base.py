@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 from pydantic import BaseModel
 
 from generator.canon import compact_json
-from generator.disclosures import Disclosures
 from generator.errors import Problem, Result
 from generator.families.input_base import SpecPin, spec_bounds
-from generator.figures import Model
-from generator.jsonio import load_json_bytes, load_model, validate_model
-from generator.siteconfig import SiteLook
+from generator.figures.disclosures import Disclosures
+from generator.figures.model import Model
+from generator.inputs.jsonio import load_json_bytes, load_model, validate_model
+from generator.inputs.siteconfig import SiteLook
 
 if TYPE_CHECKING:
-    from generator.inputs import VerifiedFolder
+    from generator.inputs.discover import VerifiedFolder
 
 M = TypeVar("M", bound=BaseModel)
 Decl = TypeVar("Decl", bound=BaseModel)
@@ -167,7 +167,7 @@ class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     """A sealed subfolder that is not a run but a reveal of blind identities (excluded from blind builds)."""
     row_writer: ClassVar[str | None] = None
     """The rows of its run pages' table written in Python, as ``module:function`` (a
-    ``generator.rows.RowWriter``; the renderer alone imports it and names it ``<family>_rows`` in
+    ``generator.families.rows.RowWriter``; the renderer alone imports it and names it ``<family>_rows`` in
     every template, for ``b.rows``); None: its ``_run.jinja`` writes them with the block macros,
     which is fine for a few rows a run and slow for thousands."""
     changes_model: ClassVar[type[BaseModel] | None] = None

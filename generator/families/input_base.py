@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from generator.readable import hidden_character
+from generator.inputs.readable import hidden_character
 
 SHA256_HEX = r"^[0-9a-f]{64}$"
 SAFE_ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$"

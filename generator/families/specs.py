@@ -24,8 +24,8 @@ from pydantic import BaseModel, Field
 
 from generator.errors import Problem, Problems, Result
 from generator.families.input_base import spec_bounds
-from generator.figures import Model
-from generator.jsonio import load_json_bytes, validate_model
+from generator.figures.model import Model
+from generator.inputs.jsonio import load_json_bytes, validate_model
 
 if TYPE_CHECKING:
     from generator.families.base import AnyFamily, BenchmarkContext

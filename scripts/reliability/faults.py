@@ -43,10 +43,10 @@ from pathlib import Path
 
 from click.testing import CliRunner, Result
 
-from generator.changes import VersionsIndex
 from generator.cli import main as benchsite
 from generator.errors import EXIT_USAGE
-from generator.write import BADGES, LOCK_NAME, TEMP_PREFIX, VERSIONS, temp_prefix
+from generator.publish.write import BADGES, LOCK_NAME, TEMP_PREFIX, VERSIONS, temp_prefix
+from generator.report.changes import VersionsIndex
 
 CORPUS = Path(__file__).resolve().parents[2] / "runs"
 PREVIOUS, NEXT, PAIR = "prev", "next", ("a", "b")
@@ -59,7 +59,7 @@ EXAMPLES = 20
 HOOK = r"""
 import os, signal, sys, time
 from pathlib import Path
-from generator import write
+from generator.publish import write
 from generator.cli import main
 
 KILL_AFTER = int(os.environ.get("FAULTS_KILL_AFTER", "0"))

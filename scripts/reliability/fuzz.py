@@ -50,8 +50,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from generator.cli import main as benchsite
-from generator.seal import SEAL_NAME, nested_seals, write_seal
-from generator.write import BADGES
+from generator.inputs.seal import SEAL_NAME, nested_seals, write_seal
+from generator.publish.write import BADGES
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "runs"

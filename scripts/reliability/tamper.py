@@ -8,8 +8,8 @@ Three layers, fastest first, all on a private copy of ``runs/`` (the corpus itse
    run's, the benchmark's, an AgentEval store run's), every seal itself under its own folder. Files
    up to 4 KiB are changed at every position, larger ones at ``sample`` seeded positions, each
    position to each of :data:`VALUES`. Each change is checked with the verification the build runs:
-   the file's bytes against its seal (:func:`generator.seal.read_verified`) for every change, and
-   the whole folder (:func:`generator.inputs.verify_folder`: seal format, coverage, every file) for
+   the file's bytes against its seal (:func:`generator.inputs.seal.read_verified`) for every change, and
+   the whole folder (:func:`generator.inputs.discover.verify_folder`: seal format, coverage, every file) for
    a few changes per file and for every change to a seal.
 2. **A seeded sample of those changes through the real CLI** (one per sealed folder at least):
    ``benchsite build`` into a site holding a published version must exit 3 and leave that site
@@ -38,8 +38,8 @@ from click.testing import CliRunner, Result
 
 from generator.cli import main as benchsite
 from generator.errors import EXIT_REFUSED, Problem
-from generator.inputs import verify_folder
-from generator.seal import SEAL_NAME, SealedFolder, nested_seals, read_sealed_folder, read_verified
+from generator.inputs.discover import verify_folder
+from generator.inputs.seal import SEAL_NAME, SealedFolder, nested_seals, read_sealed_folder, read_verified
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "runs"

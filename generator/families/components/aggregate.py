@@ -19,7 +19,7 @@ from generator.families.components.report import (
     SubjectRow,
 )
 from generator.families.components.spec import ComponentsRules
-from generator.stats import rate
+from generator.figures.stats import rate
 
 
 class Figures(NamedTuple):

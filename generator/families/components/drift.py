@@ -2,7 +2,7 @@
 
 The rationale is the one non-deterministic component, so each judge's mean score per criterion over
 the whole version is compared with the previous version's (``ComponentsFamily.section_changes``, the
-family's hook on the seam); ``generator.changes`` publishes the result in ``versions.json`` without
+family's hook on the seam); ``generator.report.changes`` publishes the result in ``versions.json`` without
 naming the family.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from generator.families.components.report import ALL_RUNS, ComponentsSection, JudgeDrift
-from generator.figures import Model
+from generator.figures.model import Model
 
 
 class DriftChange(Model):

@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from generator.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 from generator.errors import Problem, Problems, Result
 from generator.families.base import (
     BenchmarkContext,
@@ -67,9 +66,10 @@ from generator.families.components.spec import (
     seed_rules,
 )
 from generator.families.specs import SpecSource, resolve
-from generator.figures import Model
-from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_models
+from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
+from generator.figures.model import Model
+from generator.inputs.discover import VerifiedFolder
+from generator.inputs.jsonio import iter_models
 
 RUN_FILE = "run.json"
 EPISODES_FILE = "episodes.jsonl"
@@ -366,7 +366,7 @@ class ComponentsFamily(
     ]
 ):
     name = "components"
-    row_writer = "generator.rows.components:components_rows"
+    row_writer = "generator.families.components.rows:components_rows"
     declaration_model = ComponentsDeclaration
     contract_model = ComponentsContract
     spec_model = ComponentsSpec

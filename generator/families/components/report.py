@@ -9,10 +9,10 @@ from pydantic import Field
 from generator.families.components.models import ComponentsContract, FocusCriterion, Task
 from generator.families.components.spec import ComponentsSpec
 from generator.families.specs import ScoringBase
-from generator.figures import Model, Rate, SectionDefaults
-from generator.headline import Headline, Wording, lead_headline
-from generator.numbers import fmt_number
-from generator.ranking import Breakdown, Ranking, mean_ranking
+from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.model import Model, Rate, SectionDefaults
+from generator.figures.numbers import fmt_number
+from generator.figures.ranking import Breakdown, Ranking, mean_ranking
 
 
 class Spread(Model):

@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Strict
-from generator.jsonio import ExactNumber, ExactShare, plain_decimal
+from generator.inputs.jsonio import ExactNumber, ExactShare, plain_decimal
 
 OutcomeMetric = Literal["f1", "issue_type_accuracy", "exactness"]
 """What the outcome is made of: detection F1, issue-type accuracy and exactness of matched defects."""

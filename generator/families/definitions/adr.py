@@ -18,7 +18,7 @@ from pydantic import Field
 
 from generator.errors import Problem, Result
 from generator.families.definitions.spec import DefinitionsSpec
-from generator.figures import Model
+from generator.figures.model import Model
 
 ADR_ID = re.compile(r"^(ADR-[0-9]+)\b")
 AMENDED = re.compile(r"^Amended ([0-9]{4}-[0-9]{2}-[0-9]{2})\b")

@@ -20,7 +20,7 @@ from generator.families.definitions.stats import (
     sign_test,
     tail_p,
 )
-from generator.stats import exact_interval
+from generator.figures.stats import exact_interval
 
 Reps = Mapping[tuple[str, str, str], list[tuple[str, float | None]]]
 TAIL = "exact one-sided binomial tail P(X ≥ k | n, bar) (scipy.stats.binom.sf)"

@@ -12,7 +12,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem, Problems, Result
 from generator.families.base import BenchmarkContext, Family, Finished, RunScored
 from generator.families.definitions.adr import AdrText, agreement_problems, read_adr
@@ -60,9 +59,10 @@ from generator.families.definitions.store import (
     verdict,
 )
 from generator.families.specs import SpecSource, resolve
-from generator.figures import Model
-from generator.inputs import VerifiedFolder
-from generator.jsonio import load_json_bytes, load_model, validate_model
+from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation
+from generator.figures.model import Model
+from generator.inputs.discover import VerifiedFolder
+from generator.inputs.jsonio import load_json_bytes, load_model, validate_model
 
 MIDDLE_DOT = "\u00b7"
 SUMMARY_STATS = "summary stats (total, passed, failed, warnings, skipped)"
@@ -213,7 +213,7 @@ class DefinitionsFamily(
     ]
 ):
     name = "definitions"
-    row_writer = "generator.rows.definitions:definitions_rows"
+    row_writer = "generator.families.definitions.rows:definitions_rows"
     declaration_model = DefinitionsDeclaration
     contract_model = AdrText
     spec_model = DefinitionsSpec
@@ -548,7 +548,7 @@ def _disclosures(section: DefinitionsSection, tally: DefinitionsState) -> Disclo
         f"blast radius: {c.blast_radius} · prediction: {c.prediction}"
         for c in section.corrections
     )
-    from generator.disclosures import Disagreement
+    from generator.figures.disclosures import Disagreement
 
     return Disclosures(
         status=section.contract.status or None,

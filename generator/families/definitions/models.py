@@ -17,7 +17,7 @@ from generator.families.input_base import (
     Strict,
     unique_ids,
 )
-from generator.jsonio import parse_json
+from generator.inputs.jsonio import parse_json
 
 FloorKind = Literal[
     "hypergeometric-at-least-one",

@@ -11,7 +11,7 @@ from generator.errors import Problem, Problems, Result
 from generator.families.definitions.models import Scenario
 from generator.families.definitions.spec import DefinitionsRules
 from generator.families.definitions.store import axis
-from generator.figures import Model
+from generator.figures.model import Model
 
 Signature = tuple[str | None, str | None, float | None, bool, str | None, str | None]
 """evalKey, evalVersion, effectiveBar, judged, judge model, rubric digest: the text axes the

@@ -9,10 +9,10 @@ from pydantic import Field
 from generator.families.definitions.models import Correction, Definition
 from generator.families.definitions.spec import DefinitionsSpec
 from generator.families.specs import ScoringBase
-from generator.figures import Interval, Model, SectionDefaults
-from generator.headline import Headline, Wording, lead_headline
-from generator.ranking import Breakdown, Ranking, rate_ranking
-from generator.stats import rate
+from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.model import Interval, Model, SectionDefaults
+from generator.figures.ranking import Breakdown, Ranking, rate_ranking
+from generator.figures.stats import rate
 
 RowState = Literal["measured", "notApplicable", "notMeasured"]
 Verdict = Literal["PASS", "FAIL", "WARN", "PENDING"]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from generator.families.definitions.models import Collapse, Floor
 from generator.families.definitions.spec import DefinitionsRules, seed_rules
-from generator.stats import exact_interval
+from generator.figures.stats import exact_interval
 
 
 def derive_floor(floor: Floor, rules: DefinitionsRules | None = None) -> tuple[float | None, str | None]:
@@ -32,7 +32,7 @@ def derive_floor(floor: Floor, rules: DefinitionsRules | None = None) -> tuple[f
         pool, fav, draws = p["pool"], p["favourable"], p["draws"]
         if not (0 <= fav <= pool and draws >= 0 and pool > 0):
             return None, "needs 0 ≤ favourable ≤ pool, pool > 0, draws ≥ 0"
-        from scipy.stats import hypergeom  # scipy.stats is imported late: see generator/stats.py
+        from scipy.stats import hypergeom  # scipy.stats is imported late: see generator/figures/stats.py
 
         at_least_one = float(hypergeom.sf(0, pool, fav, min(draws, pool)))
         return (at_least_one if floor.kind.endswith("at-least-one") else 1 - at_least_one), None

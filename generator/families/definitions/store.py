@@ -11,7 +11,7 @@ from generator.errors import Problem, Problems, Result
 from generator.families.definitions.models import Manifest, Scenario, output_tree
 from generator.families.definitions.report import RowResult
 from generator.families.definitions.spec import DefinitionsRules, seed_rules
-from generator.jsonio import load_model
+from generator.inputs.jsonio import load_model
 
 
 def sanitized_name(scenario_id: str) -> str:

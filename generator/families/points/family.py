@@ -12,7 +12,6 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, StringConstraints
 
-from generator.disclosures import BlindRecord, Disagreement, Disclosures, Interpretation, ProvenanceHash
 from generator.errors import Problem, Problems, Result
 from generator.families.base import (
     BenchmarkContext,
@@ -44,10 +43,17 @@ from generator.families.points.scoring import invalid_problem, score_attempt
 from generator.families.points.source import agreement_problems, states_seed_rules
 from generator.families.points.spec import BUILTIN_FILE, PointsRules, PointsSpec, compile_spec, explain
 from generator.families.specs import SpecSource, resolve
-from generator.figures import Mean, Model
-from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_models
-from generator.stats import rate
+from generator.figures.disclosures import (
+    BlindRecord,
+    Disagreement,
+    Disclosures,
+    Interpretation,
+    ProvenanceHash,
+)
+from generator.figures.model import Mean, Model
+from generator.figures.stats import rate
+from generator.inputs.discover import VerifiedFolder
+from generator.inputs.jsonio import iter_models
 
 RUN_FILE = "run.json"
 ATTEMPTS_FILE = "attempts.jsonl"
@@ -340,7 +346,7 @@ class PointsFamily(
     Family[PointsDeclaration, PointsContract, PointsSpec, PointsState, PointsPart, PointsSection]
 ):
     name = "points"
-    row_writer = "generator.rows.points:points_rows"
+    row_writer = "generator.families.points.rows:points_rows"
     declaration_model = PointsDeclaration
     contract_model = PointsContract
     spec_model = PointsSpec

@@ -9,9 +9,9 @@ from pydantic import Field
 from generator.families.points.models import Outcome, PointsContract, PointsTask
 from generator.families.points.spec import PointsSpec
 from generator.families.specs import ScoringBase
-from generator.figures import Mean, Model, Rate, SectionDefaults
-from generator.headline import Headline, Wording, lead_headline
-from generator.ranking import Breakdown, Ranking, rate_ranking
+from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.model import Mean, Model, Rate, SectionDefaults
+from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 
 DimensionState = Literal["scored", "inconclusive", "unavailable", "not executed"]
 

@@ -22,8 +22,8 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Shown, Strict
-from generator.jsonio import ExactNumber, plain_decimal
-from generator.readable import reading_key
+from generator.inputs.jsonio import ExactNumber, plain_decimal
+from generator.inputs.readable import reading_key
 
 CheckGroup = Literal["functional", "regression", "cross_surface"]
 """The check groups an attempt row carries (``attempts.jsonl``)."""

@@ -10,7 +10,6 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from generator.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.errors import Problem, Problems, Result
 from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
 from generator.families.specs import SpecSource, resolve
@@ -52,9 +51,10 @@ from generator.families.trials.spec import (
     explain,
     explain_interventions,
 )
-from generator.figures import Model
-from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_models, load_model
+from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation
+from generator.figures.model import Model
+from generator.inputs.discover import VerifiedFolder
+from generator.inputs.jsonio import iter_models, load_model
 
 RUN_FILE = "run.json"
 RESULTS_FILE = "results.jsonl"
@@ -283,7 +283,7 @@ class TrialsFamily(
     Family[TrialsDeclaration, TrialsContract, TrialsSpec, TrialsState, TrialsPart, TrialsSection]
 ):
     name = "trials"
-    row_writer = "generator.rows.trials:trials_rows"
+    row_writer = "generator.families.trials.rows:trials_rows"
     declaration_model = TrialsDeclaration
     contract_model = TrialsContract
     spec_model = TrialsSpec

@@ -10,9 +10,9 @@ from generator.canon import canonical_json
 from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
 from generator.families.trials.spec import TrialsSpec
-from generator.figures import Model, Rate
-from generator.headline import Headline, Wording, lead_headline
-from generator.ranking import Breakdown, Ranking, rate_ranking
+from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.model import Model, Rate
+from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 
 
 class TrialRow(Model):

@@ -16,8 +16,8 @@ from typing import NamedTuple
 from generator.families.trials.models import PlannedTrial, TrialResult
 from generator.families.trials.report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
 from generator.families.trials.spec import CompiledCondition, TrialsRules, seed_rules
-from generator.figures import Rate
-from generator.stats import exact_interval
+from generator.figures.model import Rate
+from generator.figures.stats import exact_interval
 
 
 def counted_interventions(result: TrialResult, rules: TrialsRules | None = None) -> list[str]:

@@ -12,17 +12,17 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from generator.disclosures import BlindRecord, Disclosures
 from generator.errors import Problem, Problems, Result
 from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
 from generator.families.input_base import RubricPin, SchemaVersion1, SpecPin, Strict
 from generator.families.specs import ScoringBase, SpecSource, resolve
-from generator.figures import Model, Rate, SectionDefaults
-from generator.headline import Headline, Wording, lead_headline
-from generator.inputs import VerifiedFolder
-from generator.jsonio import iter_models
-from generator.ranking import Breakdown, Ranking, rate_ranking
-from generator.stats import rate
+from generator.figures.disclosures import BlindRecord, Disclosures
+from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.model import Model, Rate, SectionDefaults
+from generator.figures.ranking import Breakdown, Ranking, rate_ranking
+from generator.figures.stats import rate
+from generator.inputs.discover import VerifiedFolder
+from generator.inputs.jsonio import iter_models
 
 
 class TallySpec(Strict):

@@ -1,0 +1,157 @@
+"""A run page's table rows, written once in Python for both dialects.
+
+A run page has one table row per attempt, episode, row or trial: up to a thousand a page, hundreds
+of thousands in a build. As Jinja macros (a ``tr`` with its caller, a ``td`` or a ``badge`` per
+cell) they were about a fifth of a cold build's CPU on the 100k corpus. Each family's rows are
+therefore a function of :class:`Cells` (``generator/families/<family>/rows.py<family>.py``): the HTML dialect
+(``HtmlCells``, here) and the Markdown one (``mkdocs_export.MarkdownCells``) spell the same
+pieces as the block macros of ``_blocks.html`` and ``mkdocs/_blocks.md`` do, byte for byte. A
+template writes the rows inside its table with ``{{ b.rows(<family>_rows, …) }}``.
+
+Every piece returns :class:`~markupsafe.Markup`: text from the inputs is made safe by the piece
+that takes it (``text``, ``cell``'s value and title), and pieces join with ``+`` or :meth:`join`,
+never with plain strings that could carry input text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any, Protocol
+
+import markupsafe
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
+
+from generator.render.single import Anchors
+
+
+class Cells(Protocol):
+    """The pieces of a table row in one dialect (see the module's docstring)."""
+
+    def row(self, id: str | None, cells: Iterable[Markup]) -> Markup:
+        """A row (``tr``) of ``cells``, with the anchor ``id``."""
+        ...
+
+    def cell(self, class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
+        """A cell (``td``) holding ``value`` (made safe unless it is Markup); ``label``: its column's
+        name on a narrow screen; ``title``: the facts it follows from."""
+        ...
+
+    def text(self, value: object) -> Markup:
+        """Text from the inputs, made safe."""
+        ...
+
+    def figure(self, value: str) -> Markup:
+        """A figure benchsite formatted (``fmt_number``): digits and fixed words."""
+        ...
+
+    def badge(self, outcome: str) -> Markup: ...
+
+    def muted(self, value: object) -> Markup: ...
+
+    def strong(self, value: object) -> Markup: ...
+
+    def span(self, value: object, class_: str) -> Markup: ...
+
+    def hint(self, value: Markup, title: object) -> Markup:
+        """``value`` with the facts behind it (``title``): a tooltip, or in parentheses."""
+        ...
+
+    def code_hint(self, value: object, title: object) -> Markup:
+        """A shortened code value (``value``) whose whole text is ``title``."""
+        ...
+
+
+DOT = Markup(" · ")
+"""What separates the parts of a cell that holds several figures or facts, in both dialects."""
+
+RowWriter = Callable[..., Iterable[Markup]]
+"""A family's rows: ``(cells, …the template's arguments)`` → each row, as ``cells.row`` wrote it."""
+
+
+@cache
+def _td_open(class_: str | None, label: str | None) -> str:
+    """A cell's opening tag up to its title, as ``td`` of ``_blocks.html`` writes it (a table's
+    classes and column labels are few: each pair is escaped once)."""
+    class_attr = f' class="{escape(class_)}"' if class_ else ""
+    label_attr = f' data-label="{escape(label)}"' if label else ""
+    return f"<td{class_attr}{label_attr}"
+
+
+def _escape_text(text: str, /) -> str:
+    """What ``markupsafe.escape`` makes of a str, in Python: its five characters replaced."""
+    return (
+        text.replace("&", "&amp;")
+        .replace(">", "&gt;")
+        .replace("<", "&lt;")
+        .replace("'", "&#39;")
+        .replace('"', "&#34;")
+    )
+
+
+_escape_inner: Callable[[str], str] = getattr(markupsafe, "_escape_inner", _escape_text)
+"""markupsafe's own escape of a str (compiled), where this markupsafe has it; else the same in Python."""
+
+
+def _escaped(value: object) -> str:
+    """``markupsafe.escape(value)`` as plain text: the same characters, without making a Markup of
+    each piece (``Markup`` is built in Python, about half the time of a run page's rows)."""
+    if type(value) is str:
+        return _escape_inner(value)
+    html = getattr(value, "__html__", None)
+    return str(html()) if html is not None else _escape_inner(str(value))
+
+
+_safe: Callable[[str], Markup] = partial(str.__new__, Markup)
+"""Text that is already safe HTML as a Markup, made by ``str`` itself: what ``Markup(text)`` makes
+of a plain string, without its Python constructor. Only the pieces below use it, on text they
+escaped or wrote themselves."""
+
+
+@dataclass(frozen=True)
+class HtmlCells:
+    """The HTML dialect: the bytes of ``tr``, ``td``, ``badge``… of ``_blocks.html``."""
+
+    anchors: Anchors
+
+    def row(self, id: str | None, cells: Iterable[Markup]) -> Markup:
+        open_ = f'<tr id="{_escaped(self.anchors.id(id))}">\n' if id else "<tr>\n"
+        return _safe(open_ + "".join(cells) + "</tr>\n")
+
+    def cell(self, class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
+        title_attr = f' title="{_escaped(title)}"' if title else ""
+        return _safe(f"{_td_open(class_, label)}{title_attr}>{_escaped(value)}</td>\n")
+
+    def text(self, value: object) -> Markup:
+        return _safe(_escaped(value))
+
+    def figure(self, value: str) -> Markup:
+        return _safe(_escaped(value))
+
+    def badge(self, outcome: str) -> Markup:
+        shown = _escaped(outcome)
+        return _safe(f'<span class="badge b-{shown}">{shown}</span>')
+
+    def muted(self, value: object) -> Markup:
+        return _safe(f'<span class="muted">{_escaped(value)}</span>')
+
+    def strong(self, value: object) -> Markup:
+        return _safe(f"<strong>{_escaped(value)}</strong>")
+
+    def span(self, value: object, class_: str) -> Markup:
+        return _safe(f'<span class="{_escaped(class_)}">{_escaped(value)}</span>')
+
+    def hint(self, value: Markup, title: object) -> Markup:
+        return _safe(f'<span title="{_escaped(title)}">{_escaped(value)}</span>')
+
+    def code_hint(self, value: object, title: object) -> Markup:
+        return _safe(f'<code title="{_escaped(title)}">{_escaped(value)}</code>')
+
+
+@pass_context
+def html_rows(context: Context, write: RowWriter, *args: Any) -> Markup:
+    """``b.rows`` of ``_blocks.html``: the rows ``write`` makes of ``args``, with the page's anchors."""
+    return Markup("".join(write(HtmlCells(context["anchors"]), *args)))

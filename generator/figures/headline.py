@@ -1,0 +1,155 @@
+"""The headline of a leaderboard: who leads on the primary figure, by how much, and whether the data
+can separate them, in one plain sentence and a few facts.
+
+Worded from a :class:`~generator.figures.ranking.Ranking` only (its estimates, integers and rank bands), never
+written by hand: each family's section names its primary ranking and what its subjects are called,
+and :func:`lead_headline` does the wording. Figures are in human units (``units``); the exact
+integers stay in the ranking beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from pydantic import Field
+
+from generator.figures.model import Model
+from generator.figures.numbers import fmt_number
+from generator.figures.ranking import Ranking, Standing
+from generator.figures.units import rate_words
+
+Separation = Literal["separated", "not separated", "alone", "nothing measured"]
+_SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+class Headline(Model):
+    """One sentence and a summary block, worded from the primary ranking."""
+
+    sentence: str = Field(description="Who leads, by how much, and whether the data can separate them.")
+    ranking: str | None = Field(description="Id of the ranking it reads; None when the benchmark has none.")
+    leaders: tuple[str, ...] = Field(
+        description="Subjects with the top figure (several on a tie); may be none."
+    )
+    figure: str | None = Field(description="The leaders' figure in human units, e.g. '73% (8 of 11)'.")
+    margin: str | None = Field(description="How far ahead of the next subject, in human units.")
+    separation: Separation = Field(
+        description="'separated': the leaders' rank band is theirs alone; 'not separated': their band "
+        "overlaps others'; 'alone': one subject measured; 'nothing measured'."
+    )
+    facts: tuple[tuple[str, str], ...] = Field(description="(label, value) rows of the summary block.")
+
+
+@dataclass(frozen=True)
+class Wording:
+    """How a family names its subjects and its primary figure."""
+
+    noun: str
+    nouns: str
+    figure: str
+    """The primary figure in a few words, e.g. 'autonomous success'."""
+    names: Mapping[str, str] = field(default_factory=dict)
+    """How a subject is named in the sentence when not by its id (a revealed provider)."""
+    details: Mapping[str, str] = field(default_factory=dict)
+    """What a subject's figure is always shown with (the components family's three components)."""
+
+    def name(self, subject: str) -> str:
+        return self.names.get(subject, subject)
+
+
+def count_words(n: int, nouns: str) -> str:
+    """'four providers', '12 providers': numbers up to ten in words, as prose writes them."""
+    return f"{_SMALL[n] if n < len(_SMALL) else n} {nouns}"
+
+
+def _figure(row: Standing, ranking: Ranking, wording: Wording) -> str:
+    detail = wording.details.get(row.subject)
+    if ranking.kind == "rate" and row.numerator is not None:
+        shown = rate_words(row.numerator, row.denominator)
+        return f"{shown}; {detail}" if detail else shown
+    inner = f"n = {row.denominator}; {detail}" if detail else f"n = {row.denominator}"
+    return f"{fmt_number(row.estimate, 2)} ({inner})"
+
+
+def rate_gap(gap: Fraction) -> str:
+    """A gap between two rates in percentage points: one decimal rounded half up on the exact
+    value, without a trailing '.0' ('18', '9.1')."""
+    tenths = gap * 1000
+    whole, rest = divmod(tenths.numerator, tenths.denominator)
+    whole += 2 * rest >= tenths.denominator
+    return str(whole // 10) if whole % 10 == 0 else f"{whole // 10}.{whole % 10}"
+
+
+def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wording) -> str:
+    behind = f"{wording.name(runner.subject)} at {_figure(runner, ranking, wording)}"
+    if ranking.kind == "rate" and leader.numerator is not None and runner.numerator is not None:
+        mine = Fraction(leader.numerator, leader.denominator)
+        theirs = Fraction(runner.numerator, runner.denominator)
+        return f"{rate_gap(mine - theirs)} percentage points ahead of {behind}"
+    gap = (leader.estimate or 0.0) - (runner.estimate or 0.0)
+    return f"{fmt_number(gap, 2)} ahead of {behind}"
+
+
+def _separation(
+    leaders: list[Standing], measured: list[Standing], wording: Wording
+) -> tuple[Separation, str]:
+    top = [r for r in measured if r.rank_best == 1]
+    if len(measured) == 1:
+        return "alone", f"no other {wording.noun} has a measured figure to compare"
+    if len(top) == len(leaders) and all((r.rank_worst or 0) <= len(leaders) for r in leaders):
+        return "separated", f"the data separate the lead from every other {wording.noun}"
+    if len(top) == len(measured):
+        return (
+            "not separated",
+            f"the data cannot separate the {count_words(len(top), wording.nouns)} at this n",
+        )
+    return (
+        "not separated",
+        f"the data cannot separate the top {count_words(len(top), wording.nouns)} at this n",
+    )
+
+
+def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
+    """The headline of ``ranking`` (the family's primary one), in ``wording``'s words."""
+    measured = [r for r in ranking.rows if r.estimate is not None] if ranking else []
+    if ranking is None or not measured:
+        sentence = f"No {wording.noun} has a measured {wording.figure} yet."
+        return Headline(
+            sentence=sentence,
+            ranking=ranking.id if ranking else None,
+            leaders=(),
+            figure=None,
+            margin=None,
+            separation="nothing measured",
+            facts=(("Measured", sentence),),
+        )
+    best = max(r.estimate for r in measured if r.estimate is not None)
+    leaders = [r for r in measured if r.estimate == best]
+    others = [r for r in measured if r.estimate != best]
+    figure = _figure(leaders[0], ranking, wording)
+    names = " and ".join(wording.name(r.subject) for r in leaders)
+    lead = f"{names} lead" if len(leaders) > 1 else f"{names} leads"
+    runner = max(others, key=lambda r: r.estimate or 0.0, default=None)  # the first of equals
+    margin = None if runner is None else _margin(leaders[0], runner, ranking, wording)
+    separation, verdict = _separation(leaders, measured, wording)
+    tie = " (a tie)" if len(leaders) > 1 else ""
+    sentence = f"{lead} on {wording.figure} with {figure}{tie}"
+    sentence += f", {margin}; {verdict}." if margin else f"; {verdict}."
+    facts = (
+        ("Leader" if len(leaders) == 1 else "Leaders", names),
+        (wording.figure.capitalize(), figure),
+        ("Lead", margin or "—"),
+        ("Can the data separate them?", verdict[0].upper() + verdict[1:] + "."),
+        (wording.nouns.capitalize() + " measured", str(len(measured))),
+    )
+    return Headline(
+        sentence=sentence,
+        ranking=ranking.id,
+        leaders=tuple(r.subject for r in leaders),
+        figure=figure,
+        margin=margin,
+        separation=separation,
+        facts=facts,
+    )
