@@ -51,6 +51,14 @@ def _default_options() -> ScoreOptions:
     return ScoreOptions()
 
 
+def _rendering(config: BuildConfig) -> BuildConfig:
+    """``config`` whose scoring renders each run's pages with the render stage's ``render_run``:
+    the build composes the stages, so the score stage imports no renderer."""
+    from generator.render.pages import render_run
+
+    return dataclasses.replace(config, options=dataclasses.replace(config.options, pages=render_run))
+
+
 @dataclass(frozen=True)
 class BuildConfig:
     runs: Path
@@ -424,6 +432,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
     from generator.score.run import score_inputs
 
     keep_compiled_templates(config.options.cache)
+    config = _rendering(config)
     clock = [time.monotonic()]
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     clock.append(time.monotonic())
@@ -472,7 +481,7 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     from generator.score.run import score_inputs
 
     keep_compiled_templates(config.options.cache)
-    config = _reading_once(config)
+    config = _rendering(_reading_once(config))
     started = time.monotonic()
     scored = score_inputs(config.runs, config.site_version, progress=progress, options=config.options)
     try:

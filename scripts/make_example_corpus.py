@@ -514,9 +514,9 @@ def make_trials(out: Path, seed_file: Path, seed: int) -> None:
         write_seal(run)
     write_seal(bench)
     # The reveal applies to the scores frozen in the blind version.
-    from generator.score.run import score_inputs
+    from generator.score.run import ScoreOptions, score_inputs
 
-    scored = score_inputs(out, "2026.11-blind", with_reveals=False)
+    scored = score_inputs(out, "2026.11-blind", with_reveals=False, options=ScoreOptions(outputs=False))
     scored.details.close()
     section = next(b for b in scored.report.benchmarks if b.id == "vibe-delivery").section
     reveal = bench / "reveal"

@@ -198,6 +198,15 @@ def reseal(folder: Path) -> None:
     write_seal(folder)
 
 
+def rendering(**fields: Any) -> Any:
+    """Score options that render run pages as a build does (``ScoreOptions.pages``: the build hands
+    the render stage's ``render_run`` to the score stage), with ``fields`` set."""
+    from generator.render.pages import render_run
+    from generator.score.run import ScoreOptions
+
+    return ScoreOptions(pages=render_run, **fields)
+
+
 def writable(path: Path) -> Path:
     """``path`` made writable by its owner, as a person or tool that rewrites a published file must
     first (benchsite publishes every file read-only; root writes past the mode anyway): ``path``."""

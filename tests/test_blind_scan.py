@@ -34,7 +34,7 @@ import pytest
 from generator.families.trials.report import TrialsSection
 from generator.inputs.seal import SEAL_NAME
 from generator.score.run import score_inputs
-from tests.conftest import CORPUS, corpus_of, reseal, run_cli, snapshot
+from tests.conftest import CORPUS, corpus_of, rendering, reseal, run_cli, snapshot
 
 BENCH = "vibe-delivery"
 REVEAL = CORPUS / BENCH / "reveal" / "reveal.json"
@@ -211,7 +211,7 @@ def test_a_provider_name_in_a_blind_field_makes_the_reveal_build_refuse(tmp_path
 
 def cite_blind_scores(runs: Path) -> None:
     """Point the reveal at the blind scores of the edited inputs (they cite every run's digest)."""
-    scored = score_inputs(runs, BLIND, with_reveals=False)
+    scored = score_inputs(runs, BLIND, with_reveals=False, options=rendering())
     scored.details.close()
     (section,) = [b.section for b in scored.report.benchmarks if b.id == BENCH]
     assert isinstance(section, TrialsSection)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from generator.publish.write import lock_path, temp_prefix
-from generator.score.run import Details
+from generator.score.details import Details
 from tests.conftest import CORPUS, run_cli, snapshot, writable
 from tests.test_blind_scan import (
     BLIND,

@@ -39,7 +39,7 @@ from generator.render.mkdocs_export import nav_yaml
 from generator.render.pages import md_cell, md_html
 from generator.score.run import score_inputs
 from tests import test_blind_scan as blind
-from tests.conftest import CORPUS, ROOT, corpus_of, run_cli, snapshot
+from tests.conftest import CORPUS, ROOT, corpus_of, rendering, run_cli, snapshot
 from tests.test_mkdocs_export import DictSink
 from tests.test_refusals import reseal
 
@@ -71,7 +71,7 @@ def test_an_image_is_shown_as_its_alt_text() -> None:
 
 @pytest.mark.parametrize("title", ["<" * 210, "x" * 5000, 'a": b\n- c: [d]\t#e' * 40, "\u2028é" * 600])
 def test_nav_yml_parses_whatever_the_titles(title: str) -> None:
-    scored = score_inputs(CORPUS, "v1")
+    scored = score_inputs(CORPUS, "v1", options=rendering())
     scored.details.close()
     report = scored.report
     bench = report.benchmarks[0].model_copy(update={"title": title})
@@ -210,7 +210,7 @@ def test_ranking_50000_subjects_is_not_quadratic() -> None:
 
 def test_the_single_file_report_lists_at_most_report_runs_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render, "REPORT_RUNS", 2)
-    scored = score_inputs(CORPUS, "v1")
+    scored = score_inputs(CORPUS, "v1", options=rendering())
     sink = DictSink()
     try:
         render.render_site(scored.report, scored.details, sink)

@@ -21,7 +21,7 @@ from generator.families.points.report import PointsRunSummary
 from generator.publish import past
 from generator.render.pages import SignedBytecode
 from generator.score.cache import FORMAT, Pages, RunCache, RunHit
-from generator.score.run import Details
+from generator.score.details import Details
 from generator.score.workers import PARALLEL_MIN_RUNS
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot

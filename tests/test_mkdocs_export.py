@@ -22,7 +22,7 @@ from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.render.mkdocs_export import inert, render_mkdocs
 from generator.report.model import SiteReport
 from generator.score.run import score_inputs
-from tests.conftest import CORPUS, ROOT, snapshot
+from tests.conftest import CORPUS, ROOT, rendering, snapshot
 from tests.pages import tables_of
 
 PREFIX = "results"
@@ -62,7 +62,7 @@ class Built:
 
 
 def export(runs: Path) -> tuple[SiteReport, dict[str, bytes]]:
-    scored = score_inputs(runs, "v1")
+    scored = score_inputs(runs, "v1", options=rendering())
     try:
         sink = DictSink()
         render_mkdocs(scored.report, scored.details, sink, PREFIX)

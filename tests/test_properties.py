@@ -56,7 +56,7 @@ from generator.build import BuildConfig, build
 from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.render.pages import md_cell
 from generator.score.run import score_inputs
-from tests.conftest import CORPUS, edit_json, reseal
+from tests.conftest import CORPUS, edit_json, rendering, reseal
 from tests.pages import rows_of
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
@@ -110,7 +110,7 @@ def write_rows(path: Path, rows: Rows) -> None:
 
 def score(root: Path) -> Report:
     """The report of the inputs under ``root`` as plain JSON, scored in-process."""
-    scored = score_inputs(root, "properties")
+    scored = score_inputs(root, "properties", options=rendering())
     try:
         report: Report = scored.report.model_dump(mode="json")
         return report

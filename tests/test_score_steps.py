@@ -30,7 +30,7 @@ from generator.score.run import (
     score_inputs,
 )
 from generator.score.workers import Outcome
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, rendering
 
 
 def layout_of(root: Path, bench: str):  # type: ignore[no-untyped-def]
@@ -204,7 +204,7 @@ def _rendered_pages(
     monkeypatch.setattr(Details, "get", reading)
     details = Details()
     try:
-        score = score_benchmark(Path("runs"), layout_of(CORPUS, layout_id), details, options=ScoreOptions())
+        score = score_benchmark(Path("runs"), layout_of(CORPUS, layout_id), details, options=rendering())
         read_back = len(reads)  # before this test reads the rows itself (run_files)
         assert score.report is not None, score.problems
         pages = {}

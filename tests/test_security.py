@@ -40,7 +40,7 @@ from markdown_it import MarkdownIt
 from generator.families.trials.report import TrialsSection
 from generator.inputs.seal import SEAL_NAME
 from generator.score.run import score_inputs
-from tests.conftest import CORPUS, ROOT, edit_json, reseal, run_cli, snapshot
+from tests.conftest import CORPUS, ROOT, edit_json, rendering, reseal, run_cli, snapshot
 
 POINTS, TRIALS, COMPONENTS, DEFINITIONS = "agent-dx", "vibe-delivery", "je-validation", "recsys-grounding"
 VERSION = "x1"
@@ -246,7 +246,7 @@ def hostile_trials(bench: Path, names: dict[str, str]) -> None:
         blind = bench.parent.parent / "blind-scoring"
         blind.mkdir()
         shutil.copytree(bench, blind / bench.name, ignore=shutil.ignore_patterns("reveal"))
-        scored = score_inputs(blind, BLIND, with_reveals=False)
+        scored = score_inputs(blind, BLIND, with_reveals=False, options=rendering())
         scored.details.close()
         (section,) = [b.section for b in scored.report.benchmarks]
         assert isinstance(section, TrialsSection)

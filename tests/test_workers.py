@@ -16,11 +16,12 @@ from generator.inputs.portable import can_fork
 from generator.score import pool, workers
 from generator.score import run as score
 from generator.score.cache import RunCache
+from generator.score.details import Details
 from generator.score.pool import in_workers
-from generator.score.run import Details, ScoreOptions, _shared, prepare, read_benchmark
+from generator.score.run import _shared, prepare, read_benchmark
 from generator.score.workers import PARALLEL_MIN_RUNS, Job, Shared, verified_run
 from scripts import make_corpus
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, rendering
 
 
 def _shared_for(bench: str, details: Details, locks: tuple[int, ...] = ()) -> Shared:
@@ -29,7 +30,7 @@ def _shared_for(bench: str, details: Details, locks: tuple[int, ...] = ()) -> Sh
     assert read.value is not None
     prepared = prepare(f"runs/{bench}", layout, read.value, None).value
     assert prepared is not None
-    return _shared(layout, prepared, details, ScoreOptions(cache=RunCache(None), locks=locks))
+    return _shared(layout, prepared, details, rendering(cache=RunCache(None), locks=locks))
 
 
 def where_done(shared: Shared, job: Job) -> tuple[int, Job, str]:
@@ -136,7 +137,7 @@ def test_a_benchmark_of_a_few_large_runs_goes_to_the_workers(
     monkeypatch.setattr(score, "in_workers", recorded)
     details = Details()
     try:
-        options = ScoreOptions(cache=RunCache(None), jobs=2)
+        options = rendering(cache=RunCache(None), jobs=2)
         shared = _shared(layout, prepared, details, options)
         assert list(score.score_runs(prepared, shared, options)) == []
     finally:

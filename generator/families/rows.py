@@ -25,8 +25,6 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from generator.render.single import Anchors
-
 
 class Cells(Protocol):
     """The pieces of a table row in one dialect (see the module's docstring)."""
@@ -109,6 +107,13 @@ _safe: Callable[[str], Markup] = partial(str.__new__, Markup)
 """Text that is already safe HTML as a Markup, made by ``str`` itself: what ``Markup(text)`` makes
 of a plain string, without its Python constructor. Only the pieces below use it, on text they
 escaped or wrote themselves."""
+
+
+class Anchors(Protocol):
+    """How a page writes a row's id: as written on its own page, namespaced in the single-file report
+    (``render.single.Anchors`` is the renderer's; the rows need only this of it)."""
+
+    def id(self, name: str) -> str: ...
 
 
 @dataclass(frozen=True)

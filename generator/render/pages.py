@@ -60,7 +60,7 @@ from generator.score.cache import Pages as RunPages
 from generator.score.cache import RunCache
 
 if TYPE_CHECKING:
-    from generator.score.run import RunFiles
+    from generator.score.details import RunFiles
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
 _BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")

@@ -15,10 +15,10 @@ never serialised, and a worker closes its copies of the build's locks (``Shared.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -26,11 +26,13 @@ from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs.discover import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.inputs.portable import usable_cores
-from generator.score.cache import Kept, RunCache
+from generator.score.cache import Kept, Pages, RunCache
+from generator.score.details import Details, RunPagesOutcome
 
-if TYPE_CHECKING:
-    from generator.score.run import Details
-
+PageRenderer = Callable[[str, RunView, str, BaseModel], Pages]
+"""Renders one run's pages (family name, the benchmark's run view, run id, its rows): the render
+stage's ``render_run``, handed in by the build (``ScoreOptions.pages``), so that scoring imports no
+renderer and a worker renders a run as soon as it is scored."""
 
 PARALLEL_MIN_RUNS = 8
 """Fewer runs than this are scored in the build's own process, forking would cost more than it
@@ -112,6 +114,8 @@ class Shared:
     copies, so a lock never outlives the build that took it."""
     min_jobs: int = PARALLEL_MIN_RUNS
     """The fewest runs worth forking for (:func:`fewest_jobs` of the benchmark's runs)."""
+    pages: PageRenderer | None = None
+    """How a run's pages are rendered (``ScoreOptions.pages``); None: none are (``verify``)."""
 
 
 @dataclass(frozen=True)
@@ -133,18 +137,6 @@ class Outcome:
     rendered_with: str = ""
     """The digest of the view its pages were rendered and spooled with as it was scored
     (``Shared.early``); empty when they were not."""
-
-
-@dataclass(frozen=True)
-class RunPagesOutcome:
-    """One run's pages: rendered now (and spooled), or taken from the run cache (``kept``)."""
-
-    run_id: str
-    rendered: bool
-    kept: tuple[tuple[str, Kept], ...] = ()
-    """(site path, cache file) of each page taken from the cache; empty when rendered and spooled."""
-    located: dict[str, str] = field(default_factory=dict)
-    """For kept pages of a paged run: the page of every row id."""
 
 
 Job = tuple[str, str]
@@ -200,11 +192,9 @@ def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
 
 
 def _render(shared: Shared, viewed: Viewed, run_id: str, run_key: str, run: BaseModel) -> None:
-    """A run's pages rendered with ``viewed``, spooled and kept in the run cache under its digest.
-    (The renderer is imported here, where pages are rendered: ``verify`` imports no Jinja or
-    Markdown.)"""
-    from generator.render.pages import render_run
-
-    pages = render_run(shared.family.name, viewed.view, run_id, run)
+    """A run's pages rendered with ``viewed`` by the renderer the build handed in, spooled and kept
+    in the run cache under its digest."""
+    assert shared.pages is not None, "a build that renders pages hands in its renderer (ScoreOptions.pages)"
+    pages = shared.pages(shared.family.name, viewed.view, run_id, run)
     shared.cache.store_pages(shared.cache.pages_key(run_key, viewed.digest), pages)
     shared.details.put_pages(shared.bench.id, run_id, pages.pages, pages.located)
