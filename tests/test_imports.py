@@ -175,6 +175,29 @@ def test_import_chains_are_short() -> None:
     assert len(longest) <= LONGEST_CHAIN, " → ".join(longest)
 
 
+def room(name: str) -> str:
+    """The room of the house a module is in: its stage package, or the top-level module itself."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "generator"
+
+
+def test_the_rooms_stack_at_most_ten_deep() -> None:
+    """Every import (in a function too) between the rooms of ``generator/`` (the stage packages and
+    the top-level modules): 16 rooms, the longest chain ``__main__ → cli → build → publish → render
+    → score → report → families → inputs → errors`` (it was 48 rooms, 16 deep)."""
+    rooms: dict[str, set[str]] = {}
+    for name, targets in GRAPH.items():
+        rooms.setdefault(room(name), set()).update(room(t) for t in targets if room(t) != room(name))
+
+    @cache
+    def deepest(name: str) -> tuple[str, ...]:
+        below = [deepest(target) for target in sorted(rooms[name])]
+        return (name, *max(below, key=len, default=()))
+
+    longest = max((deepest(name) for name in rooms), key=len)
+    assert len(rooms) <= 16 and len(longest) <= LONGEST_CHAIN, " → ".join(longest)
+
+
 @pytest.mark.parametrize("stage", STAGES)
 def test_each_stage_says_what_comes_in_what_goes_out_and_what_it_may_import(stage: str) -> None:
     doc = ast.get_docstring(ast.parse((PACKAGE / stage / "__init__.py").read_text(encoding="utf-8")))
