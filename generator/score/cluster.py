@@ -314,13 +314,14 @@ _DASK_LOGGERS = ("distributed", "tornado")
 
 @contextmanager
 def _quiet() -> Iterator[None]:
-    """dask's own log records below CRITICAL kept off the terminal while the build uses the cluster:
-    what they report (a lost connection, with its traceback) the build says in one line."""
+    """dask's own log records kept off the terminal while the build uses the cluster, its CRITICAL
+    ones too (a message it cannot deserialize): what they report (a lost connection, with its
+    traceback) the build says in one line."""
     names = [*_DASK_LOGGERS, *logging.root.manager.loggerDict]  # dask sets levels of some below
     loggers = [logging.getLogger(name) for name in names if name.partition(".")[0] in _DASK_LOGGERS]
     levels = [logger.level for logger in loggers]
     for logger in loggers:
-        logger.setLevel(logging.CRITICAL)
+        logger.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
@@ -340,11 +341,12 @@ def _closing(client: Any, timeout: float) -> Iterator[None]:
 
 
 def _check_installs(client: Any, address: str) -> None:
-    """Every worker that has joined imports benchsite's ``generator.score.cluster`` (asked with the standard
-    library's ``pkgutil.resolve_name``, which any worker can unpickle); else ClusterError naming it."""
+    """Every worker that has joined imports benchsite's ``generator.score.cluster`` (asked with the
+    standard library's ``pkgutil.resolve_name``, which any worker can unpickle, for a plain number of
+    the module, which the client can unpickle whatever the worker runs); else ClusterError naming it."""
     import pkgutil
 
-    found = client.run(pkgutil.resolve_name, f"{__name__}:score_remote", on_error="return")
+    found = client.run(pkgutil.resolve_name, f"{__name__}:SCHEDULER_TIMEOUT", on_error="return")
     for worker, value in sorted(found.items()):
         if isinstance(value, ImportError):
             raise ClusterError(_lacks_benchsite(worker, address, value))
