@@ -124,10 +124,15 @@ def test_decimal_numbers_in_a_specification_are_exact() -> None:
 ABOVE, BELOW = "83.33333333333333334", "83.33333333333333333"
 
 
-def threshold_spec(threshold: str) -> PointsSpec:
+def threshold_text(threshold: str, *, indent: int | None = None) -> str:
+    """The seed's specification as JSON text whose Ready threshold is the literal ``threshold``."""
     spec = copy.deepcopy(BUILTIN)
     spec["outcomes"]["ready"]["deterministic_at_least"] = "THRESHOLD"
-    return spec_of(spec, text=json.dumps(spec).replace('"THRESHOLD"', threshold))
+    return json.dumps(spec, indent=indent).replace('"THRESHOLD"', threshold)
+
+
+def threshold_spec(threshold: str) -> PointsSpec:
+    return spec_of(BUILTIN, text=threshold_text(threshold))
 
 
 def two_fifty_thirds() -> Attempt:
@@ -153,25 +158,23 @@ def test_a_number_no_float_holds_is_published_and_explained_as_written() -> None
     assert "deterministic points at least 80" in "\n".join(explain(spec_of(BUILTIN)))
 
 
-def test_a_number_is_not_text_nor_true(tmp_path: Path) -> None:
-    for wrong in ('"80"', "true"):
-        spec = copy.deepcopy(BUILTIN)
-        spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
-        path = tmp_path / "scoring.json"
-        path.write_text(json.dumps(spec).replace('"X"', wrong))
-        result = run_cli("rubric", "check", path)
-        assert result.exit_code == 4, result.output
-        assert "$.outcomes.ready.deterministic_at_least: must be a number" in result.output
-
-
-def test_rubric_explain_prints_a_threshold_as_written(tmp_path: Path) -> None:
-    spec = copy.deepcopy(BUILTIN)
-    spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
+@pytest.mark.parametrize(
+    ("command", "threshold", "code", "said"),
+    [
+        ("check", '"80"', 4, "$.outcomes.ready.deterministic_at_least: must be a number"),
+        ("check", "true", 4, "$.outcomes.ready.deterministic_at_least: must be a number"),
+        ("explain", ABOVE, 0, f"deterministic points at least {ABOVE}"),
+    ],
+    ids=["text", "true", "explained-as-written"],
+)
+def test_rubric_reads_a_threshold_as_the_number_written(
+    tmp_path: Path, command: str, threshold: str, code: int, said: str
+) -> None:
     path = tmp_path / "scoring.json"
-    path.write_text(json.dumps(spec).replace('"X"', ABOVE))
-    result = run_cli("rubric", "explain", path)
-    assert result.exit_code == 0, result.output
-    assert f"deterministic points at least {ABOVE}" in result.output
+    path.write_text(threshold_text(threshold))
+    result = run_cli("rubric", command, path)
+    assert result.exit_code == code, result.output
+    assert said in result.output
 
 
 def test_a_team_rubric_of_four_dimensions_scores_by_its_own_rules() -> None:
@@ -529,9 +532,7 @@ def test_a_published_exact_threshold_is_scored_by_and_read_back(corpus: Path, tm
     from generator.publish.past import read_report
 
     bench = only_points_bench(corpus)
-    spec = copy.deepcopy(BUILTIN)
-    spec["outcomes"]["ready"]["deterministic_at_least"] = "X"
-    repin(bench, scoring=json.dumps(spec, indent=2).replace('"X"', ABOVE).encode())
+    repin(bench, scoring=threshold_text(ABOVE, indent=2).encode())
     out = tmp_path / "site"
     result = run_cli("build", "--runs", corpus, "--out", out, "--site-version", "v1", "-q")
     assert result.exit_code == 0, result.output
