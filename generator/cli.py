@@ -306,10 +306,10 @@ def build_cmd(
     config = BuildConfig(runs=runs, out=out or Path("site"), site_version=site_version, options=options)
     result = build(config, progress, checked=True)
     if not quiet:
-        click.echo(summary(result))
+        click.echo(summary(result, options.cache.folder))
 
 
-def summary(result: BuildResult) -> str:
+def summary(result: BuildResult, cache: Path | None = None) -> str:
     """One screen: what was published, from how much, how many files of each kind, how long."""
     kinds = ", ".join(
         f"{n} {kind.lstrip('.').upper() or 'other'}" for kind, n in sorted(result.files.items())
@@ -344,6 +344,11 @@ def summary(result: BuildResult) -> str:
     ]
     if result.blind is not None:
         lines.insert(1, f"  also published the blind version a reveal applies to: {result.blind.path}")
+    if scored.reused and cache is not None:
+        lines.append(
+            f"  run cache: {cache} (yours, shared by every checkout and site you build; "
+            "--no-cache re-derives every run)"
+        )
     return "\n".join(lines)
 
 

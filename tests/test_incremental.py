@@ -60,6 +60,8 @@ def test_worker_count_and_cache_never_change_a_byte(scaled: Path, tmp_path: Path
     warm = build(scaled, tmp_path / "warm", "--jobs", "2", "--cache", cache)
     assert "runs 53 (scored 53, reused from the run cache 0; pages rendered for 53)" in cold, cold
     assert "runs 53 (scored 0, reused from the run cache 53; pages rendered for 0)" in warm, warm
+    assert f"run cache: {cache} (yours, shared by every checkout" in warm  # said where reuse came from
+    assert "run cache:" not in cold, cold  # nothing reused: nothing to explain
     expected = snapshot(tmp_path / "one")
     assert snapshot(tmp_path / "two") == expected
     assert snapshot(tmp_path / "warm") == expected
