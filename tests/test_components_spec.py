@@ -469,3 +469,51 @@ def test_the_documented_full_example_is_the_built_in_specification() -> None:
     text = (ROOT / "docs" / "components.md").read_text()
     example = text.split("### Full example")[1].split("```json")[1].split("```")[0]
     assert json.loads(example) == BUILTIN
+
+
+# --- issue 31: the numbers a components specification states are the decimals written -----------
+
+
+@pytest.mark.parametrize(
+    ("command", "old", "new", "code", "said"),
+    [
+        (
+            "explain",
+            '"total_at_least": 9',
+            '"total_at_least": 8.99999999999999999999',
+            0,
+            "at least 8.99999999999999999999",
+        ),
+        (
+            "check",
+            '"coverage": 0.5',
+            '"coverage": 0.50000000000000000001',
+            4,
+            "process.weights: add up to 1.00000000000000000001, but process.total is 1",
+        ),
+    ],
+    ids=["explained-as-written", "a-sum-off-in-the-20th-digit"],
+)
+def test_rubric_states_a_components_number_as_written(
+    tmp_path: Path, command: str, old: str, new: str, code: int, said: str
+) -> None:
+    """Through a float, 8.99999999999999999999 read "9" and the weights "add up to 1, but … is 1"."""
+    text = BUILTIN_FILE.read_text()
+    assert old in text
+    path = tmp_path / "scoring.json"
+    path.write_text(text.replace(old, new))
+    result = run_cli("rubric", command, path)
+    assert result.exit_code == code, result.output
+    assert said in result.output
+
+
+def test_a_tasks_component_weights_add_up_to_one_exactly() -> None:
+    from decimal import Decimal
+
+    from generator.families.components.models import Weights
+
+    assert Weights(
+        outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.2")
+    ).outcome == Decimal("0.5")
+    with pytest.raises(ValidationError, match="component weights must sum to 1"):
+        Weights(outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.2000000001"))

@@ -325,6 +325,11 @@ def test_the_site_name_and_description_are_text_never_markup(tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
+        ({"base_url": "https://example.org?"}, "--base-url: 'https://example.org?': a base URL has no query"),
+        (
+            {"base_url": "https://example.org/r#"},
+            "--base-url: 'https://example.org/r#': a base URL has no query",
+        ),
         (
             {"name": "Results \u202egnp.exe"},
             "--site-name: holds U+202E RIGHT-TO-LEFT OVERRIDE at character 9",
@@ -358,6 +363,8 @@ def test_the_site_name_and_description_are_text_never_markup(tmp_path: Path) -> 
         ),
     ],
     ids=[
+        "empty-query",
+        "empty-fragment",
         "rlo-name",
         "zwj-name",
         "rli-description",

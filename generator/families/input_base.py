@@ -77,8 +77,8 @@ def _over(item: Any) -> str | None:
     text = getattr(item, "text", None)  # a jsonio.Written number: its literal
     if isinstance(text, str) and len(text) > SPEC_NUMBER:
         return f"a number of {len(text)} characters: at most {SPEC_NUMBER}"
-    if type(item) is int and item.bit_length() > 4 * SPEC_NUMBER:
-        return f"a number of more than {SPEC_NUMBER} digits: at most {SPEC_NUMBER}"
+    if type(item) is int and len(str(abs(item))) > SPEC_NUMBER:  # at most 4,300 digits: jsonio
+        return f"a number of {len(str(abs(item)))} digits: at most {SPEC_NUMBER}"
     return None
 
 

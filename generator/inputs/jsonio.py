@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterator
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from functools import partial
 from typing import Annotated, Any, NamedTuple, TypeVar
 
@@ -157,6 +158,23 @@ ExactShare = Annotated[
     WithJsonSchema(_published_schema(0, 1), mode="serialization"),
 ]
 """A share from 0 to 1 a rubric or specification states, exact as :data:`ExactNumber`."""
+
+
+def exact_words(value: Fraction | int | Decimal) -> str:
+    """An exact figure as a reader reads it: a terminating decimal written out in full (``1/8`` is
+    0.125, ``0.50000000000000000001`` as it is), any other fraction as ``n/d`` (``1/3``): never a
+    rounding that could read as another number."""
+    fraction = Fraction(value)
+    rest = fraction.denominator
+    for prime in (2, 5):
+        while rest % prime == 0:
+            rest //= prime
+    if rest != 1:
+        return f"{fraction.numerator}/{fraction.denominator}"
+    places = 0
+    while (fraction * 10**places).denominator != 1:
+        places += 1
+    return plain_decimal(Decimal(fraction.numerator * 10**places // fraction.denominator).scaleb(-places))
 
 
 def plain_decimal(value: int | Decimal) -> str:

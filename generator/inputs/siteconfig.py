@@ -146,7 +146,7 @@ def _base_url(value: str) -> tuple[str | None, str | None]:
         parts = None
     if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
         return None, f"{value!r} is not an absolute http(s) URL such as https://example.org/results/"
-    if parts.query or parts.fragment or "@" in parts.netloc:
+    if "?" in value or "#" in value or "@" in parts.netloc:  # an empty query or fragment too
         return None, f"{value!r}: a base URL has no query, fragment or user name"
     odd = "".join(sorted({c for c in value if not _URI_CHARACTERS.fullmatch(c)}))
     if odd:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -84,7 +83,7 @@ class ComponentsContract(Strict):
 
 
 class Weights(Strict):
-    """A task's component weights, each the exact decimal written (``jsonio.exact_number``)."""
+    """A task's component weights, each the exact decimal written (``jsonio.ExactShare``)."""
 
     outcome: Share
     process: Share
@@ -92,7 +91,7 @@ class Weights(Strict):
 
     @model_validator(mode="after")
     def _sum_to_one(self) -> Weights:
-        if not math.isclose(float(self.outcome + self.process + self.rationale), 1.0, abs_tol=1e-9):
+        if self.outcome + self.process + self.rationale != 1:  # exact decimals: 0.2000000001 is not 0.2
             raise ValueError("component weights must sum to 1")
         return self
 

@@ -23,7 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Strict
-from generator.inputs.jsonio import ExactNumber, ExactShare, plain_decimal
+from generator.inputs.jsonio import ExactNumber, ExactShare, exact_words, plain_decimal
 
 OutcomeMetric = Literal["f1", "issue_type_accuracy", "exactness"]
 """What the outcome is made of: detection F1, issue-type accuracy and exactness of matched defects."""
@@ -55,9 +55,9 @@ def exact(value: int | Decimal) -> Fraction:
     return Fraction(value)
 
 
-def words(value: Fraction | int | float) -> str:
-    """An exact figure in plain decimal notation for messages and explanations."""
-    return f"{float(value):.10g}"
+def words(value: Fraction | int | Decimal) -> str:
+    """An exact figure for messages and explanations, never rounded (``jsonio.exact_words``)."""
+    return exact_words(value)
 
 
 class Product(Strict):
@@ -242,7 +242,8 @@ def spec_problems(spec: ComponentsSpec) -> Iterator[str]:
         weights = spec.combine.weights
         added = exact(weights.outcome) + exact(weights.process) + exact(weights.rationale)
         if added != exact(spec.combine.total):
-            yield f"combine.weights: add up to {words(added)}, but combine.total is {spec.combine.total}"
+            total = words(spec.combine.total)
+            yield f"combine.weights: add up to {words(added)}, but combine.total is {total}"
 
 
 def _formula_problems(place: str, formula: Product | WeightedSum, metrics: tuple[str, ...]) -> Iterator[str]:
@@ -256,7 +257,7 @@ def _formula_problems(place: str, formula: Product | WeightedSum, metrics: tuple
     if isinstance(formula, WeightedSum):
         added = sum((exact(w) for w in formula.weights.values()), Fraction(0))
         if added != exact(formula.total):
-            yield f"{place}.weights: add up to {words(added)}, but {place}.total is {formula.total}"
+            yield f"{place}.weights: add up to {words(added)}, but {place}.total is {words(formula.total)}"
         if exact(formula.total) == 0:
             yield f"{place}.total: must be above 0"
 

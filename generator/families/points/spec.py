@@ -22,7 +22,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Shown, Strict
-from generator.inputs.jsonio import ExactNumber, plain_decimal
+from generator.inputs.jsonio import ExactNumber, exact_words, plain_decimal
 from generator.inputs.readable import reading_key
 
 CheckGroup = Literal["functional", "regression", "cross_surface"]
@@ -73,9 +73,9 @@ def exact(value: int | Decimal) -> Fraction:
     return Fraction(value)
 
 
-def words(value: Fraction) -> str:
-    """An exact figure in plain decimal notation for messages and explanations."""
-    return f"{float(value):.10g}"
+def words(value: Fraction | int | Decimal) -> str:
+    """An exact figure for messages and explanations, never rounded (``jsonio.exact_words``)."""
+    return exact_words(value)
 
 
 class CheckRatio(Strict):
