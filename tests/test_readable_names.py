@@ -76,3 +76,23 @@ def test_reading_key_and_hidden_character() -> None:
     assert hidden_character("plain name — with dashes, é and 日本") is None
     reason = hidden_character("a\u2066b")
     assert reason is not None and "reorders the text around it" in reason
+
+
+@pytest.mark.parametrize("char", ["\u3164", "\uffa0", "\u115f", "\u034f", "\ufe0f", "\u180b"])
+def test_a_default_ignorable_is_hidden_too(char: str) -> None:
+    """Not a format character (Cf), yet drawn as nothing: a Hangul filler, a variation selector, the
+    combining grapheme joiner (Unicode's Default_Ignorable_Code_Point)."""
+    assert reading_key(f"accu{char}racy") == "accuracy"
+    reason = hidden_character(f"accu{char}racy")
+    assert reason is not None and "at character 5" in reason
+
+
+@pytest.mark.parametrize("char", ["\u3164", "\uffa0", "\u115f", "\u034f", "\ufe0f"])
+def test_the_blind_scan_reads_past_a_default_ignorable(char: str) -> None:
+    from generator.publish.blind_scan import find_revealed
+
+    page = f"<p>Nor{char}thwind built it</p>".encode()
+    assert find_revealed([("b/x/index.html", lambda: page)], ["Northwind Builder"]) == (
+        "b/x/index.html",
+        "northwind",
+    )

@@ -10,12 +10,33 @@ BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u206
 reorder the text around them (``Results \\u202egnp.exe`` reads "Results exe.png")."""
 
 
+_IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): characters a renderer draws
+as nothing when it has no glyph for them — besides the format characters, the combining grapheme
+joiner, the Hangul fillers, the Mongolian and other variation selectors. Python's ``unicodedata``
+does not carry the property."""
+
+
+def is_hidden(char: str) -> bool:
+    """Whether a reader does not see ``char``: a format character (Cf) or a default ignorable."""
+    if unicodedata.category(char) == "Cf":
+        return True
+    point = ord(char)
+    return any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+
+
 def hidden_character(text: str) -> str | None:
     """Why ``text`` holds a character a reader does not see, naming the first one and where: a Unicode
     format character (category Cf: the bidi controls, zero-width space and joiners, soft hyphen, word
-    joiner, byte-order mark…); None when it holds none."""
+    joiner, byte-order mark…) or another default ignorable (a Hangul filler, a variation selector);
+    None when it holds none."""
     for index, char in enumerate(text):
-        if unicodedata.category(char) == "Cf":
+        if not char.isascii() and is_hidden(char):
             name = unicodedata.name(char, "a format character")
             effect = "reorders the text around it" if char in BIDI_CONTROLS else "is not shown"
             return (
@@ -30,5 +51,5 @@ def reading_key(name: str) -> str:
     ligatures), format characters removed, case folded, white space collapsed. Two names with one
     key read the same ("accuracy" and "accu\\u200bracy", "Accuracy" and "ａｃｃｕｒａｃｙ")."""
     folded = unicodedata.normalize("NFKC", name)
-    visible = "".join(c for c in folded if unicodedata.category(c) != "Cf")
+    visible = "".join(c for c in folded if not is_hidden(c))
     return " ".join(visible.casefold().split())

@@ -89,6 +89,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, quote_plus
 
+from generator.inputs.readable import is_hidden
 from generator.render.pages import md_html
 
 _COMMON = """
@@ -224,7 +225,7 @@ def _fold_char(char: str, depth: int = 0) -> str:
         return _ascii_fold()[ord(char)]
     if depth > 3:
         return char
-    if unicodedata.category(char) in _DRAWN_ON_ANOTHER:
+    if unicodedata.category(char) in _DRAWN_ON_ANOTHER or is_hidden(char):
         return ""
     then = unicodedata.normalize("NFKD", char)  # first, as UTS #39 (the data's own ö is ة's)
     if then == char:
@@ -279,7 +280,9 @@ def readable(text: str) -> str:
     """A name as the scan prints it: casefolded, accents and format characters removed, white space
     collapsed."""
     bare = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if unicodedata.category(c) not in _INVISIBLE
+        c
+        for c in unicodedata.normalize("NFKD", text)
+        if unicodedata.category(c) not in _INVISIBLE and not is_hidden(c)
     )
     return " ".join(bare.casefold().split())
 
