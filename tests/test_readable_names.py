@@ -96,3 +96,14 @@ def test_the_blind_scan_reads_past_a_default_ignorable(char: str) -> None:
         "b/x/index.html",
         "northwind",
     )
+
+
+def test_a_task_check_or_case_title_is_shown_text_too() -> None:
+    from pydantic import ValidationError
+
+    from generator.families.definitions.models import Case, Check
+    from generator.families.points.models import PointsTask
+
+    for model, fields in ((PointsTask, {"id": "t1", "allowlist": ()}), (Check, {}), (Case, {})):
+        with pytest.raises(ValidationError, match="holds U\\+202E RIGHT-TO-LEFT OVERRIDE"):
+            model.model_validate({**fields, "title": "Results \u202egnp.exe"})

@@ -41,7 +41,7 @@ class Floor(Strict):
 
 class Check(Strict):
     key: str = Field(pattern=SAFE_ID)
-    title: str = ""
+    title: Shown = ""
     kind: Literal["atomic", "composite"] = Field(
         default="atomic", description="A composite check is refused."
     )
@@ -50,7 +50,7 @@ class Check(Strict):
 
 class Case(Strict):
     id: str = Field(pattern=SAFE_ID)
-    title: str = ""
+    title: Shown = ""
 
 
 class Arm(Strict):

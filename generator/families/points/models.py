@@ -92,7 +92,7 @@ class PointsContract(Strict):
 
 class PointsTask(Strict):
     id: str = Field(pattern=SAFE_ID)
-    title: str
+    title: Shown
     allowlist: tuple[str, ...] = Field(
         max_length=1000,
         description="Paths the task may change: 'dir/' matches a folder, else an fnmatch pattern "
