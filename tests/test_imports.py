@@ -31,7 +31,7 @@ COMPOSERS = frozenset(
 """The top of the house: they compose the stages (the command line, the pipeline, the docs of both,
 the schemas of every format), so they may import any."""
 
-SEAM = frozenset({"base", "registry", "specs", "rules", "input_base", "rows", "rubric", "builtin"})
+SEAM = frozenset({"base", "registry", "specs", "rules", "input_base", "rows", "rubric"})
 """What generic code may import of ``generator.families``: the typed seam, the registry, the shared
 input types and the row-writer base; never one family's own modules."""
 
@@ -49,19 +49,24 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-def imports(path: Path, top_level_only: bool = False) -> set[str]:
+def imports(path: Path, top_level_only: bool = False, name: str | None = None) -> set[str]:
     """The generator modules ``path`` imports (``from a.b import c`` names ``a.b.c`` when that is a
-    module, else ``a.b``)."""
+    module, else ``a.b``); a relative import is resolved against the package of ``name`` (default:
+    the module the path is)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     nodes = tree.body if top_level_only else ast.walk(tree)
+    name = name or module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in nodes:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            found.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return {name for name in found if name in MODULES} - {module_name(path)}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(part for part in (base, node.module or "") if part)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return {target for target in found if target in MODULES} - {name}
 
 
 GRAPH = {name: imports(path) for name, path in MODULES.items()}
@@ -138,8 +143,9 @@ def test_the_leaves_import_no_other_module() -> None:
 
 
 def family_of(name: str) -> str | None:
+    """The family whose package holds ``name`` (its own package included); None outside a family."""
     parts = name.split(".")
-    if len(parts) > 3 and parts[1] == "families" and parts[2] not in SEAM:
+    if len(parts) >= 3 and parts[1] == "families" and parts[2] not in SEAM:
         return parts[2]
     return None
 
@@ -153,6 +159,29 @@ def test_generic_code_reaches_a_family_only_through_its_seam() -> None:
             if other is not None and other != own and target not in FAMILY_COMMANDS.get(name, set()):
                 reaching.append(f"{name} imports {target}")
     assert reaching == []
+
+
+def test_the_graph_sees_relative_and_package_imports(tmp_path: Path) -> None:
+    """What the checks above would miss if the graph did not hold it: a relative import (here a
+    backward one), an import of a family's package itself."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from ..render import pages\nfrom generator.families import points\nfrom . import workers\n"
+    )
+    seen = imports(probe, name="generator.score.probe")
+    assert {"generator.render.pages", "generator.families.points", "generator.score.workers"} <= seen
+    assert family_of("generator.families.points") == "points"
+    assert family_of("generator.families.base") is None
+
+
+DYNAMIC = {"generator.families.registry", "generator.render.pages"}
+"""The two modules that import by name (``importlib.import_module``): the registry its families, the
+renderer each family's row writer. What they import is named in the seam: a ``module:attr`` string."""
+
+
+def test_only_the_seam_imports_by_name() -> None:
+    by_name = {name for name, path in MODULES.items() if "import_module(" in path.read_text(encoding="utf-8")}
+    assert by_name == DYNAMIC
 
 
 @cache
