@@ -1,6 +1,6 @@
 """Sweeping the run-details spools that killed builds left in the temporary folder: every build
 sweeps first, a no-op rebuild too, before it imports anything heavier (``filelock`` only when a
-spool is found). A spool (``score.Details``) holds a lock on itself while its build runs."""
+spool is found). A spool (``score.details.Details``) holds a lock on itself while its build runs."""
 
 from __future__ import annotations
 
