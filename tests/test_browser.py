@@ -579,7 +579,7 @@ def _poison_points(bench: Path) -> None:
     def tasks(decl: dict[str, Any]) -> None:
         decl["rubric"]["sha256"] = sha
         for task in decl["tasks"]:
-            _poison(task, "title")
+            task["title"] = f"{task['title']} {SHOWN_HOSTILE}"  # a title may hold no hidden character
 
     _poison_declaration(bench, tasks)
     _poison_runs(bench)
@@ -598,7 +598,7 @@ def _poison_components(bench: Path) -> None:
 def _poison_definitions(bench: Path) -> None:
     def titles(definition: dict[str, Any]) -> None:
         for item in definition["cases"] + definition["checks"]:
-            _poison(item, "title")
+            item["title"] = f"{item['title']} {SHOWN_HOSTILE}"
 
     def corrections(ledger: dict[str, Any]) -> None:
         for c in ledger["corrections"]:
