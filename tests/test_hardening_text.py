@@ -39,7 +39,7 @@ from generator.render.mkdocs_export import nav_yaml
 from generator.render.pages import md_cell, md_html
 from generator.score.run import score_inputs
 from tests import test_blind_scan as blind
-from tests.conftest import CORPUS, ROOT, corpus_of, rendering, run_cli, snapshot
+from tests.conftest import CORPUS, ROOT, corpus_of, rendering, run_cli, snapshot, writable
 from tests.test_mkdocs_export import DictSink
 from tests.test_refusals import reseal
 
@@ -349,7 +349,7 @@ def test_a_blind_version_scanned_clean_is_scanned_again_only_when_a_byte_changed
     assert seen == 1  # as published, the same bytes: only its build record is scanned
     name = next(iter(blind.provider_names().values()))
     page = out / blind.BLIND / "index.html"
-    page.write_bytes(page.read_bytes().replace(b"</main>", f"<p>{name}</p></main>".encode(), 1))
+    writable(page).write_bytes(page.read_bytes().replace(b"</main>", f"<p>{name}</p></main>".encode(), 1))
     refused, seen = files_scanned("--site-version", "last")
     assert refused.exit_code == 4, refused.output
     assert f"{blind.BLIND}/index.html" in refused.output
