@@ -284,7 +284,7 @@ class Staging:
         sha256 for it) that :meth:`add` did not find equal (changed, gone, or too large to compare),
         and each one another version holds too (more than one link)."""
         listed = self._listed or {}
-        own = self._own_record()
+        own = _listed_files(self.folder) or {}  # this version's record, once it is added
         guarded: list[tuple[str, int]] = []
         for path in sorted(listed.keys() - pending - self._equal):
             try:
@@ -295,14 +295,6 @@ class Staging:
             if linked or own.get(path) == listed[path]:
                 guarded.append((path, 0 if info is None else info.st_size))
         return guarded
-
-    def _own_record(self) -> dict[str, str]:
-        """The sha256 this version's build record lists for each file (empty before it is added)."""
-        try:
-            files = json.loads(self.folder.joinpath(BUILD_RECORD).read_bytes())["files"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return {}
-        return files if isinstance(files, dict) else {}
 
     def freeze(self) -> None:
         """Make every file of the stage read-only (:data:`PUBLISHED_MODE`), as a published version's
