@@ -221,16 +221,23 @@ def cite_blind_scores(runs: Path) -> None:
     reseal(runs / BENCH / "reveal")
 
 
-@pytest.mark.parametrize("producer", ["harness of Northwind", "usage/Northwind%20Builder/t01"])
-def test_a_partial_or_encoded_provider_name_in_a_blind_field_is_refused_too(
-    tmp_path: Path, producer: str
-) -> None:
+def run_with_producer(tmp_path: Path, producer: str) -> Path:
+    """The blind benchmark alone, its first run's free ``producer`` text set, resealed, and its reveal
+    citing the blind scores: an inputs root whose reveal build scans that text."""
     runs = corpus_of(tmp_path / "runs", BENCH)
     run = runs / BENCH / "run-p-a"
     meta = json.loads((run / "run.json").read_text(encoding="utf-8")) | {"producer": producer}
     (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
     reseal(run)
     cite_blind_scores(runs)
+    return runs
+
+
+@pytest.mark.parametrize("producer", ["harness of Northwind", "usage/Northwind%20Builder/t01"])
+def test_a_partial_or_encoded_provider_name_in_a_blind_field_is_refused_too(
+    tmp_path: Path, producer: str
+) -> None:
+    runs = run_with_producer(tmp_path, producer)
     out = tmp_path / "site"
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)
     leaked = scan(out / BLIND, withheld()) if (out / BLIND).exists() else []

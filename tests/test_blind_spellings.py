@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import html
-import json
 import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,8 +26,8 @@ from generator.build import _scan_site_look
 from generator.errors import InvalidContent
 from generator.inputs.siteconfig import SiteLook
 from generator.publish import blind_scan
-from tests.conftest import corpus_of, reseal, run_cli
-from tests.test_blind_scan import BENCH, BLIND, REVEALED, cite_blind_scores
+from tests.conftest import corpus_of, run_cli
+from tests.test_blind_scan import BENCH, BLIND, REVEALED, run_with_producer
 
 NAME = "Northwind Builder"
 NAMES = [NAME, "Contoso AppGen", "Fabrikam Studio", "Tailspin Forge"]
@@ -42,22 +41,12 @@ LISTED = {
 }
 
 
-def _run_with_producer(tmp_path: Path, producer: str) -> Path:
-    runs = corpus_of(tmp_path / "runs", BENCH)
-    run = runs / BENCH / "run-p-a"
-    meta = json.loads((run / "run.json").read_text(encoding="utf-8")) | {"producer": producer}
-    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
-    reseal(run)
-    cite_blind_scores(runs)
-    return runs
-
-
 @pytest.mark.parametrize(
     "producer",
     [pytest.param(p, id=k, marks=[] if k == "digit zero" else [pytest.mark.slow]) for k, p in LISTED.items()],
 )
 def test_a_listed_spelling_in_a_blind_run_is_refused_naming_the_file(tmp_path: Path, producer: str) -> None:
-    runs = _run_with_producer(tmp_path, producer)
+    runs = run_with_producer(tmp_path, producer)
     out = tmp_path / "site"
     result = run_cli("build", "--runs", runs, "--out", out, "--site-version", REVEALED)
     assert result.exit_code == 4, result.output
