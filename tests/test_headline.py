@@ -18,7 +18,7 @@ def test_overlapping_intervals_cannot_separate_the_leader() -> None:
     ranking = rate_ranking("s", "Success", "s / n", _rates(("P-A", 8, 11), ("P-B", 4, 11)))
     h = lead_headline(ranking, PROVIDERS)
     assert h.sentence == (
-        "P-A leads on autonomous success with 73% (8 of 11), 36.4 percentage points ahead of P-B "
+        "P-A leads on autonomous success with 73% (8 of 11), 36 percentage points ahead of P-B "
         "at 36% (4 of 11); the data cannot separate the two providers at this n."
     )
     assert h.leaders == ("P-A",) and h.separation == "not separated"
@@ -68,3 +68,11 @@ def test_means_are_worded_with_their_n() -> None:
         "the data separate the lead from every other model."
     )
     assert dict(h.facts)["Leader"] == "x"
+
+
+def test_the_lead_has_the_precision_of_the_rates_it_subtracts() -> None:
+    # 300/400 − 200/400 = 25 points at n = 400, where a share carries one decimal (one run = 0.25%).
+    entries = _rates(("A", 301, 400), ("B", 200, 400))
+    h = lead_headline(rate_ranking("s", "S", "s / n", entries), PROVIDERS)
+    assert h.figure == "75.3% (301 of 400)"
+    assert h.margin == "25.3 percentage points ahead of B at 50.0% (200 of 400)"

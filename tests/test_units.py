@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
-from generator.figures.units import basis_points, duration_ms, percent, percent_of, rate_words, usd_micros
+from generator.figures.units import (
+    basis_points,
+    duration_ms,
+    gap_points,
+    percent,
+    percent_of,
+    rate_words,
+    share_digits,
+    usd_micros,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +90,10 @@ def test_durations_in_seconds_minutes_and_hours(ms: int | None, shown: str) -> N
 )
 def test_money_in_dollars_with_a_sensible_precision(micros: int | None, shown: str) -> None:
     assert usd_micros(micros) == shown
+
+
+def test_one_precision_rule_from_n() -> None:
+    assert [share_digits(n) for n in (0, 1, 11, 100, 101, 1000, 1001, 10**5)] == [0, 0, 0, 0, 1, 1, 2, 3]
+    assert percent_of(8, 11) == "73%" and percent_of(8, 11, 2) == "72.73%"
+    assert percent_of(375, 1000) == "37.5%" and percent_of(1, 200) == "0.5%"
+    assert gap_points(Fraction(4, 11)) == "36" and gap_points(Fraction(-1, 400), 1) == "−0.3"

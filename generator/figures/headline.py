@@ -19,7 +19,7 @@ from pydantic import Field
 from generator.figures.model import Model
 from generator.figures.numbers import fmt_number
 from generator.figures.ranking import Ranking, Standing
-from generator.figures.units import rate_words
+from generator.figures.units import gap_points, rate_words, share_digits
 
 Separation = Literal["separated", "not separated", "alone", "nothing measured"]
 _SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -73,21 +73,13 @@ def _figure(row: Standing, ranking: Ranking, wording: Wording) -> str:
     return f"{fmt_number(row.estimate, 2)} ({inner})"
 
 
-def rate_gap(gap: Fraction) -> str:
-    """A gap between two rates in percentage points: one decimal rounded half up on the exact
-    value, without a trailing '.0' ('18', '9.1')."""
-    tenths = gap * 1000
-    whole, rest = divmod(tenths.numerator, tenths.denominator)
-    whole += 2 * rest >= tenths.denominator
-    return str(whole // 10) if whole % 10 == 0 else f"{whole // 10}.{whole % 10}"
-
-
 def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wording) -> str:
     behind = f"{wording.name(runner.subject)} at {_figure(runner, ranking, wording)}"
     if ranking.kind == "rate" and leader.numerator is not None and runner.numerator is not None:
         mine = Fraction(leader.numerator, leader.denominator)
         theirs = Fraction(runner.numerator, runner.denominator)
-        return f"{rate_gap(mine - theirs)} percentage points ahead of {behind}"
+        digits = share_digits(max(leader.denominator or 0, runner.denominator or 0))
+        return f"{gap_points(mine - theirs, digits)} percentage points ahead of {behind}"
     gap = (leader.estimate or 0.0) - (runner.estimate or 0.0)
     return f"{fmt_number(gap, 2)} ahead of {behind}"
 

@@ -3,7 +3,9 @@
 The exact integers the rubrics publish (basis points, USD micros, milliseconds) stay in the JSON and
 CSV files and in each cell's ``title``; these functions only say the same value in a human unit.
 Every rounding here is half up on the exact value (a fraction, never a binary float's
-approximation), so 8/11 = 72.7272…% reads 72.73%, where the rubric's own floor says 7272 bp.
+approximation). One precision rule holds for every share on the site (:func:`share_digits`): a share
+of n things carries the decimals that n can move, so 8/11 reads 73%, where the rubric's own floor
+says 7272 bp and the exact value 72.7272…% stays in the JSON.
 """
 
 from __future__ import annotations
@@ -22,10 +24,22 @@ def _half_up(value: Fraction, digits: int) -> Decimal:
     return Decimal(whole + (2 * rest >= scaled.denominator)).scaleb(-digits)
 
 
-def percent_of(numerator: int, denominator: int, digits: int = 2) -> str:
-    """n/d as a percentage rounded half up (8/11 → '72.73%'); '—' when d is 0."""
+def share_digits(denominator: int) -> int:
+    """The decimals a share of ``denominator`` things can honestly carry: one thing more or less moves
+    it by 100/n percent, so whole percent up to n = 100, one decimal up to n = 1000, and so on."""
+    digits, step = 0, 100
+    while step < denominator:
+        digits, step = digits + 1, step * 10
+    return digits
+
+
+def percent_of(numerator: int, denominator: int, digits: int | None = None) -> str:
+    """n/d as a percentage rounded half up, by default in the precision n allows (8/11 → '73%',
+    375/1000 → '37.5%'); '—' when d is 0."""
     if denominator <= 0:
         return MISSING
+    if digits is None:
+        digits = share_digits(denominator)
     return f"{_half_up(Fraction(100 * numerator, denominator), digits)}%"
 
 
@@ -45,7 +59,14 @@ def points(value: float | None, digits: int = 1) -> str:
     return f"{sign}{_half_up(Fraction(Decimal(repr(size))) * 100, digits)} points"
 
 
-def rate_words(numerator: int, denominator: int, digits: int = 0) -> str:
+def gap_points(gap: Fraction, digits: int = 0) -> str:
+    """An exact difference of two shares in percentage points, half up to ``digits`` decimals and
+    signed when negative ('36', '−2.5'): the lead between two rates in the precision of the rates."""
+    sign, size = ("−", -gap) if gap < 0 else ("", gap)
+    return f"{sign}{_half_up(size * 100, digits)}"
+
+
+def rate_words(numerator: int, denominator: int, digits: int | None = None) -> str:
     """A rate for a sentence: '73% (8 of 11)'; 'no result (0 of 0)' when d is 0."""
     if denominator <= 0:
         return "no result (0 of 0)"
