@@ -10,6 +10,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Callable
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,26 @@ def edit_json(path: Path, change: Callable[[Any], object], dump: Callable[[Any],
     value = json.loads(path.read_bytes().decode("utf-8"))
     change(value)
     path.write_bytes(dump(value))
+
+
+def reader_digits(d: int) -> int:
+    """The decimals a share of d things shows: none up to d = 100, one more per tenfold d (an oracle
+    apart from generator.figures.units, counted on the digits of d - 1)."""
+    return max(len(str(d - 1)) - 2, 0)
+
+
+def reader_percent(n: int, d: int) -> str:
+    """n/d as a reader sees it on every surface, half up in ``reader_digits(d)`` decimals, in
+    integer arithmetic ('73%' for 8/11)."""
+    digits = reader_digits(d)
+    units = (2 * 100 * 10**digits * n // d + 1) // 2
+    whole, rest = divmod(units, 10**digits)
+    return f"{whole}.{rest:0{digits}d}%" if digits else f"{whole}%"
+
+
+def reader_range(low: float, high: float, d: int) -> str:
+    """A rate's interval as the site prints it: both bounds half up in the rate's own precision,
+    one '%' after them ('39–94%')."""
+    step = Decimal(1).scaleb(-reader_digits(d))
+    bounds = (str((Decimal(repr(v)) * 100).quantize(step, ROUND_HALF_UP)) for v in (low, high))
+    return "–".join(bounds) + "%"

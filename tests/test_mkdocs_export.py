@@ -22,7 +22,7 @@ from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.render.mkdocs_export import inert, render_mkdocs
 from generator.report.model import SiteReport
 from generator.score.run import score_inputs
-from tests.conftest import CORPUS, ROOT, rendering, snapshot
+from tests.conftest import CORPUS, ROOT, reader_percent, reader_range, rendering, snapshot
 from tests.pages import tables_of
 
 PREFIX = "results"
@@ -172,9 +172,8 @@ def test_leaderboard_and_run_figures_equal_the_json(built: Built) -> None:
     for row in bench["section"]["leaderboard"]:
         rate = row["ready_rate"]
         n, d = rate["numerator"], rate["denominator"]
-        hundredths = (20000 * n // d + 1) // 2  # half up, an oracle apart from generator.figures.units
-        low, high = (f"{100 * rate['interval'][k]:.1f}%" for k in ("low", "high"))
-        figures = (f"{hundredths // 100}.{hundredths % 100:02d}% ({n}/{d})", f"{low}–{high}")
+        interval = reader_range(rate["interval"]["low"], rate["interval"]["high"], d)
+        figures = (f"{reader_percent(n, d)} ({n}/{d})", interval)  # the precision rule, on both surfaces
         for figure in figures:
             assert figure in notes and figure in cells, figure
     index = built.files["index.md"].decode("utf-8")

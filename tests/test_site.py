@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests import pages
+from tests.conftest import reader_percent, reader_range
 
 STATUS = "historical-rubric; prospective release requires a frozen successor"
 
@@ -116,13 +117,12 @@ def test_leaderboard_figures_equal_the_json(site: Path) -> None:
     for row in data["section"]["leaderboard"]:
         rate = row["ready_rate"]
         fraction = f"({rate['numerator']}/{rate['denominator']})"
-        # A reader's percentage: rounded half up from the exact fraction (the JSON's floor
-        # basis points can read one hundredth lower: 8/11 is 7272 bp and 72.73%).
-        hundredths = (20000 * rate["numerator"] // rate["denominator"] + 1) // 2
-        percent = f"{hundredths // 100}.{hundredths % 100:02d}% {fraction}"
-        low, high = (f"{100 * rate['interval'][k]:.1f}%" for k in ("low", "high"))
+        # A reader's percentage: half up from the exact fraction in the precision its denominator
+        # allows (the JSON's floor basis points stay in the JSON and the cell's title).
+        percent = f"{reader_percent(rate['numerator'], rate['denominator'])} {fraction}"
+        interval = reader_range(rate["interval"]["low"], rate["interval"]["high"], rate["denominator"])
         for surface in (text, notes):
-            assert percent in surface and f"{low}–{high}" in surface
+            assert percent in surface and interval in surface
         assert f"{row['mean_deterministic']['value']:.2f}" in text
 
 

@@ -34,7 +34,16 @@ from generator.families.trials.scoring import (
     trial_row,
 )
 from generator.render.pages import md_cell
-from tests.conftest import CORPUS, corpus_of, edit_json, reseal, run_cli, snapshot
+from tests.conftest import (
+    CORPUS,
+    corpus_of,
+    edit_json,
+    reader_percent,
+    reader_range,
+    reseal,
+    run_cli,
+    snapshot,
+)
 
 BENCH = "vibe-delivery"
 BLIND = "2026.11-blind"  # the version reveal/reveal.json cites
@@ -868,23 +877,26 @@ def test_every_surface_shows_the_integers_of_site_json(built: Path, version: str
     for entry in scores["leaderboard"]:
         label, figures = entry["provider"], entry["metrics"]
         found = re.search(rf'<tr id="provider-{label}">(.*?)</tr>', leaderboard, re.S)
-        note = re.search(rf"^\| [0-9–]+ \| {label}[ |].* bp \|.*$", notes, re.M)  # its own table
+        note = re.search(rf"^\| [0-9–]+ \| {label}[ |].*\) \| .*% \|$", notes, re.M)
         assert found is not None and note is not None, label
         cells, line = found.group(1), note.group(0)
         items = " ".join(notes.split())
         success = figures["success"]
         n, d, bp = success["numerator"], success["denominator"], success["basis_points"]
-        assert f'{percent(n, d)} <span class="muted">({n}/{d})</span>' in cells
-        assert f"published: {bp} bp (floor of 10000·n/d)" in cells  # the rubric's integer, labelled
-        assert f"| {percent(n, d)} ({n}/{d}) | {bp} bp |" in line
+        shown = reader_percent(n, d)  # the precision rule, the same on every surface
+        assert (
+            f'title="{n}/{d}; published: {bp} bp">{shown}</span> <span class="muted">({n}/{d})</span>'
+            in cells
+        )
+        low, high = success["interval"]["low"], success["interval"]["high"]
+        assert f"| {shown} ({n}/{d}) | {reader_range(low, high, d)} |" in line
+        assert f">{reader_range(low, high, d)}</span>" in cells
         for name in RATES[1:]:
             rate = figures[name]
             k, m = rate["numerator"], rate["denominator"]
-            assert (
-                f'title="{k}/{m} = {rate["basis_points"]} bp (floor of 10000·n/d)">{percent(k, m)}</span>'
-                in cells
-            )
-            assert f"{percent(k, m)} ({k}/{m})" in items
+            published = f"{rate['basis_points']} bp (floor of 10000·n/d)"
+            assert f'title="{k}/{m} = {published}">{reader_percent(k, m)}</span>' in cells
+            assert f"{reader_percent(k, m)} ({k}/{m})" in items
         interval = f"[{success['interval']['low']}, {success['interval']['high']}]"  # exact, in the title
         assert f'title="{interval}"' in cells
         cost = figures["median_measured_cost_usd_micros"]
@@ -898,13 +910,6 @@ def test_every_surface_shows_the_integers_of_site_json(built: Path, version: str
         for e in scores["leaderboard"]
     } == expected
     assert [e["provider"] for e in scores["leaderboard"]] == ["P-A", "P-D", "P-B", "P-C"]
-
-
-def percent(n: int, d: int) -> str:
-    """n/d as a percentage with two decimals, rounded half up (an oracle apart from
-    generator.figures.units)."""
-    hundredths = (20000 * n // d + 1) // 2
-    return f"{hundredths // 100}.{hundredths % 100:02d}%"
 
 
 # --- the Markdown report carries the secondary metrics and the blind record too --------------

@@ -51,6 +51,14 @@ def percent(value: float | None, digits: int = 2) -> str:
     return f"{_half_up(Fraction(Decimal(repr(value))) * 100, digits)}%"
 
 
+def percent_range(low: float, high: float, denominator: int) -> str:
+    """An interval of a share of ``denominator`` things as one range, its bounds in the precision of
+    the share itself (:func:`share_digits`): 0.3903 and 0.9398 of 11 → '39–94%', beside '73%'."""
+    digits = share_digits(denominator)
+    bounds = (_half_up(Fraction(Decimal(repr(value))) * 100, digits) for value in (low, high))
+    return "–".join(map(str, bounds)) + "%"
+
+
 def points(value: float | None, digits: int = 1) -> str:
     """A difference of two shares in percentage points, signed when negative ('36.4 points')."""
     if value is None:

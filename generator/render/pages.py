@@ -43,6 +43,7 @@ from generator.figures.units import (
     duration_ms,
     percent,
     percent_of,
+    percent_range,
     plain_method,
     points,
     usd_micros,
@@ -252,7 +253,8 @@ def _environment(autoescape: bool) -> Environment:
     env.filters.update(
         share=percent, pts=points, bp_floor=basis_points, dur=duration_ms, usd=usd_micros, method=plain_method
     )
-    env.filters["pct"] = lambda r, digits=2: percent_of(r.numerator, r.denominator, digits)
+    env.filters["pct"] = lambda r, digits=None: percent_of(r.numerator, r.denominator, digits)
+    env.filters["bounds"] = lambda r: percent_range(r.interval.low, r.interval.high, r.denominator)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
