@@ -298,7 +298,8 @@ def build_cmd(
         )
         if not quiet:
             pages = sum(1 for f in exported.files if f.endswith(".md"))
-            done = f"{pages} Markdown page(s) and nav.yml (paste its entries under nav: of your mkdocs.yml)"
+            pages_words = f"{pages} Markdown page{'' if pages == 1 else 's'}"
+            done = f"{pages_words} and nav.yml (paste its entries under nav: of your mkdocs.yml)"
             click.echo(f"exported for mkdocs: {out} — {done}; {exported.seconds:.1f} s")
         return
     if nav_prefix is not None:
@@ -375,7 +376,8 @@ def verify_cmd(
     scored = verify(runs, options)
     report = scored.report
     click.echo(
-        f"verified: {scored.folders} sealed folder(s), {len(report.benchmarks)} benchmark(s); "
+        f"verified: {scored.folders} sealed folder{'' if scored.folders == 1 else 's'}, "
+        f"{len(report.benchmarks)} benchmark{'' if len(report.benchmarks) == 1 else 's'}; "
         f"inputs {report.inputs_digest}"
     )
 

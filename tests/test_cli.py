@@ -70,7 +70,7 @@ def test_verify_checks_everything_and_writes_nothing(corpus: Path) -> None:
     result = run_cli("verify", "--runs", corpus)
     assert result.exit_code == 0, result.output
     folders, benchmarks = corpus_counts(corpus)
-    assert f"verified: {folders} sealed folder(s), {benchmarks} benchmark(s)" in result.output
+    assert f"verified: {folders} sealed folders, {benchmarks} benchmarks" in result.output
     assert snapshot(corpus.parent) == before
 
 

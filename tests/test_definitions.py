@@ -1002,7 +1002,10 @@ def test_the_correction_is_rendered_where_it_applies(corpus_site: Built) -> None
 
 def test_every_page_of_the_benchmark_says_floors_are_not_applied(corpus_site: Built) -> None:
     note = squash(corpus_site.bench["section"]["floors_note"])
-    assert note.startswith("Floors are recorded and reported, not applied to verdicts")
+    # The note follows its label ("Floors are recorded, not applied:"), so it never says that again.
+    assert note.startswith(
+        "A run's verdict comes from its rows alone (floors are reported beside it, never applied"
+    )
     assert corpus_site.bench["disclosures"]["floors_note"] == corpus_site.bench["section"]["floors_note"]
     pages = sorted((corpus_site.site / "b" / BENCH).rglob("*.html"))
     assert len(pages) == 3 + 7

@@ -910,7 +910,7 @@ def test_mkdocs_export_is_replaced_whole_on_each_export(tmp_path: Path) -> None:
     exported = snapshot(out)
     pages = sum(1 for rel in exported if rel.endswith(".md"))
     assert {".benchsite-mkdocs", "nav.yml", "index.md"} <= set(exported) and pages > 4
-    assert first.output.startswith(f"exported for mkdocs: {out} — {pages} Markdown page(s) and nav.yml")
+    assert first.output.startswith(f"exported for mkdocs: {out} — {pages} Markdown pages and nav.yml")
     (out / "stray.md").write_text("left behind\n", encoding="utf-8")
     (out / "old-bench").mkdir()
     (out / "old-bench" / "index.md").write_text("gone\n", encoding="utf-8")

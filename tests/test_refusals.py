@@ -789,7 +789,7 @@ def test_verify_of_good_inputs_writes_nothing(inputs: Inputs, monkeypatch: pytes
     assert result.exit_code == 0, result.output
     folders, benchmarks = corpus_counts(inputs.root)
     assert result.output.startswith(
-        f"verified: {folders} sealed folder(s), {benchmarks} benchmark(s); inputs "
+        f"verified: {folders} sealed folders, {benchmarks} benchmark{'' if benchmarks == 1 else 's'}; inputs "
     )
     assert tree(top) == before
 

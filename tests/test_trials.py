@@ -244,7 +244,8 @@ def test_autonomous_success_truth_table(
     if not checks_pass:
         expected.append("a required functional check did not pass")
     if counted:
-        expected.append(f"{len(counted)} counted intervention(s): {', '.join(counted)}")
+        noun = "counted intervention" if len(counted) == 1 else "counted interventions"
+        expected.append(f"{len(counted)} {noun}: {', '.join(counted)}")
     assert success_reasons(result, REQUIRED) == expected
 
     scored = trial_row(planned(), result, "run-1", REQUIRED)

@@ -220,7 +220,7 @@ def test_a_frozen_successor_publishes_under_its_own_rules(tmp_path: Path, embed:
     assert t4["reasons"] == [
         "build fail",
         "a required functional check did not pass",
-        "2 counted intervention(s) (at most 1): edit, retry",
+        "2 counted interventions (at most 1): edit, retry",
     ]
     page = (tmp_path / "site" / "v1" / "b" / "tiny" / "methodology.html").read_text()
     assert "the first 2 publish free" in page

@@ -116,7 +116,7 @@ def test_an_unreadable_report_derives_nothing_and_is_not_comparable(site: Path, 
     assert past.badges(site / EARLIER) == {}
     assert past.run_counts(site / EARLIER) is None
     assert summary(past.run_counts(site / EARLIER), {"benchmarks": [{"id": "a", "title": "A"}]}) == (
-        "1 benchmark(s): A"
+        "1 benchmark: A"
     )
     changes = past.changes(LATER, EARLIER, site / EARLIER, site / LATER)
     assert not changes.comparable and EARLIER in changes.note

@@ -39,8 +39,8 @@ def test_summary_is_the_benchmarks_with_their_run_counts() -> None:
     report = SiteReport.model_validate_json((GOLDEN / "data" / "site.json").read_bytes())
     counts = {bench.id: bench.run_count for bench in report.benchmarks}
     record = {"benchmarks": [{"id": "agent-dx", "title": "Agent DX"}, {"id": "gone", "title": "Gone"}]}
-    assert summary(counts, record) == f"2 benchmark(s): Agent DX ({counts['agent-dx']} runs); Gone"
-    assert summary(None, record) == "2 benchmark(s): Agent DX; Gone"
+    assert summary(counts, record) == f"2 benchmarks: Agent DX ({counts['agent-dx']} runs); Gone"
+    assert summary(None, record) == "2 benchmarks: Agent DX; Gone"
     assert summary(None, {"benchmarks": []}) == "No benchmarks."
 
 
@@ -76,8 +76,8 @@ def test_changed_says_one_line_per_benchmark_that_changed() -> None:
     )
     assert changed(busy) == (
         "Since v2: rubric v2",
-        "a: changed, 2 new sealed folder(s), rubric changed, identities revealed (scores frozen in v3)",
-        "b: added, 1 resealed, 1 correction(s)",
+        "a: changed, 2 new sealed folders, rubric changed, identities revealed (scores frozen in v3)",
+        "b: added, 1 resealed, 1 correction",
     )
 
 

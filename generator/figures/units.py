@@ -51,6 +51,12 @@ def percent(value: float | None, digits: int = 2) -> str:
     return f"{_half_up(Fraction(Decimal(repr(value))) * 100, digits)}%"
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun in the right number: '1 evaluator', '3 evaluators', '2 path(s)' never
+    ("plural" for a noun that does not take an s: counted(2, 'repetition') → '2 repetitions')."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def percent_range(low: float, high: float, denominator: int) -> str:
     """An interval of a share of ``denominator`` things as one range, its bounds in the precision of
     the share itself (:func:`share_digits`): 0.3903 and 0.9398 of 11 → '39–94%', beside '73%'."""

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from generator.figures.units import counted
+
 if TYPE_CHECKING:
     from generator.inputs.siteconfig import SiteLook
     from generator.report.changes import VersionChanges
@@ -48,8 +50,12 @@ def summary(runs: dict[str, int] | None, record: dict[str, Any]) -> str:
     parts = []
     for bench in record.get("benchmarks") or []:
         count = runs.get(bench.get("id"))
-        parts.append(f"{bench.get('title')} ({count} runs)" if count is not None else str(bench.get("title")))
-    return f"{len(parts)} benchmark(s): " + "; ".join(parts) if parts else "No benchmarks."
+        parts.append(
+            f"{bench.get('title')} ({counted(count, 'run')})"
+            if count is not None
+            else str(bench.get("title"))
+        )
+    return f"{counted(len(parts), 'benchmark')}: " + "; ".join(parts) if parts else "No benchmarks."
 
 
 def changed(change: VersionChanges) -> tuple[str, ...]:
@@ -59,11 +65,11 @@ def changed(change: VersionChanges) -> tuple[str, ...]:
     lines = [f"Since {change.previous}: {change.note}" if change.note else f"Since {change.previous}:"]
     for bench in change.benchmarks:
         facts: list[str] = [bench.state]
-        facts += [f"{len(bench.figures)} figure(s) moved"] if bench.figures else []
-        facts += [f"{len(bench.folders_added)} new sealed folder(s)"] if bench.folders_added else []
+        facts += [f"{counted(len(bench.figures), 'figure')} moved"] if bench.figures else []
+        facts += [counted(len(bench.folders_added), "new sealed folder")] if bench.folders_added else []
         facts += [f"{len(bench.folders_resealed)} resealed"] if bench.folders_resealed else []
         facts += ["rubric changed"] if bench.rubric_changed else []
-        facts += [f"{len(bench.corrections_added)} correction(s)"] if bench.corrections_added else []
+        facts += [counted(len(bench.corrections_added), "correction")] if bench.corrections_added else []
         facts += [f"identities revealed (scores frozen in {bench.revealed})"] if bench.revealed else []
         lines.append(f"{bench.benchmark}: " + ", ".join(facts))
     if not change.benchmarks:

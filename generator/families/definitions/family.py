@@ -68,8 +68,8 @@ MIDDLE_DOT = "\u00b7"
 SUMMARY_STATS = "summary stats (total, passed, failed, warnings, skipped)"
 RUN_PATH = re.compile(r"^\.agenteval/subjects/(agents|workflows)/[^/]+/runs/([^/]+)$")
 FLOORS_NOTE = (
-    "Floors are recorded and reported, not applied to verdicts: a run's verdict comes from its rows "
-    "alone, and 'above floor' is a direction, never a verdict (ADR-032, Q6 staged)."
+    "A run's verdict comes from its rows alone (floors are reported beside it, never applied to it), "
+    "and 'above floor' is a direction, never a verdict (ADR-032, Q6 staged)."
 )
 
 INTERPRETATIONS = (

@@ -29,6 +29,7 @@ from generator.families.points.spec import (
     SignalSum,
     seed_rules,
 )
+from generator.figures.units import counted
 
 Points = Fraction | None
 _ZERO = Fraction(0)
@@ -218,7 +219,7 @@ def _state(
             return "inconclusive", "scope check not run"
         return (
             "scored",
-            f"{len(outside_paths(attempt.changed_paths, task.allowlist))} path(s) outside allowlist",
+            f"{counted(len(outside_paths(attempt.changed_paths, task.allowlist)), 'path')} outside allowlist",
         )
     if isinstance(rule, Ladder | SignalSum):
         if value is None:

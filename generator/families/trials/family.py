@@ -53,6 +53,7 @@ from generator.families.trials.spec import (
 )
 from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation
 from generator.figures.model import Model
+from generator.figures.units import counted
 from generator.inputs.discover import VerifiedFolder
 from generator.inputs.jsonio import iter_models, load_model
 
@@ -457,13 +458,13 @@ def _disclosures(
     evaluators = tuple(e.evaluator for e in scores.evaluators)
     if reveal is None:
         statement = (
-            f"Providers were scored blind under labels; {len(evaluators)} evaluator(s), identified "
+            f"Providers were scored blind under labels; {counted(len(evaluators), 'evaluator')}, identified "
             f"only by one-way hashes, scored them. The scores are frozen in this version "
             f"(scores file sha256 {digest}). Identities are not revealed."
         )
     else:
         statement = (
-            f"Providers were scored blind under labels by {len(evaluators)} evaluator(s) "
+            f"Providers were scored blind under labels by {counted(len(evaluators), 'evaluator')} "
             f"identified only by one-way hashes. The scores were frozen in version "
             f"{reveal.scores_version!r} (scores file sha256 {reveal.scores_sha256}); the "
             "scores recomputed for this version are byte-identical, and identities are "

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from generator.families.trials.models import PlannedTrial, TrialResult
 from generator.families.trials.report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
 from generator.families.trials.spec import CompiledCondition, TrialsRules, seed_rules
+from generator.figures import units
 from generator.figures.model import Rate
 from generator.figures.stats import exact_interval
 
@@ -54,7 +55,7 @@ def unmet(
     if len(counted) <= condition.at_most:
         return None
     bound = f" (at most {condition.at_most})" if condition.at_most else ""
-    return f"{len(counted)} counted intervention(s){bound}: {', '.join(counted)}"
+    return f"{units.counted(len(counted), 'counted intervention')}{bound}: {', '.join(counted)}"
 
 
 def judge(
