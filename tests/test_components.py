@@ -42,7 +42,7 @@ from tests.pages import Table, parse
 BENCH = "je-validation"
 JUDGES = tuple("sha256:" + c * 64 for c in "abc")
 LABEL = "judge agreement not measured"
-FIGURE = re.compile(r"\d\.\d{3}")
+FIGURE = re.compile(r"\d\.\d{2}")  # a mean over n ≤ 100: two decimals (units.mean_digits)
 
 
 # --- helpers: facts → models ------------------------------------------------------------------
@@ -749,7 +749,7 @@ def test_citation_audit_on_the_episode_the_leaderboard_and_the_headline(site: Pa
     board = leaderboard_table(site)
     for subject, (n, _) in counts.items():
         model_cell = board.row(f"model-{subject}")["Model"]
-        assert ("⚠ 1 fabricated citation(s)" in model_cell) is (n == 1), model_cell
+        assert ("⚠ 1 fabricated citation" in model_cell) is (n == 1) and "(s)" not in model_cell, model_cell
     run_page = next(
         t for t in parse(site / "b" / BENCH / "runs" / "run-m-beta.html").tables if "Score" in t.head
     )
@@ -814,7 +814,7 @@ def test_corpus_baselines_pass_violate_and_are_not_checked(site: Path) -> None:
     assert shown[("no_evidence_baseline", "JE-01")] == "not checked"
     assert shown[("no_evidence_baseline", "JE-04")] == "violated"
     notes = " ".join((site / "release-notes.md").read_text(encoding="utf-8").split())  # lines wrap
-    assert "no\\_evidence\\_baseline on JE-01 (L1): score 0.400" in notes and "— not checked." in notes
+    assert "no\\_evidence\\_baseline on JE-01 (L1): score 0.40" in notes and "— not checked." in notes
     assert 'the contract leaves "negative" open' in notes
 
 
@@ -835,7 +835,7 @@ def test_corpus_agreement_is_measured_from_the_sme_grades(site: Path) -> None:
     assert a["weighted_kappa"] == pytest.approx(1 - observed / expected)
     leaderboard = (site / "b" / BENCH / "index.html").read_text(encoding="utf-8")
     # measured overall, but the revenue family has no SME grade: its absence is labelled, not hidden
-    assert leaderboard.count(LABEL) == leaderboard.count(f"{LABEL} for revenue") > 0
+    assert leaderboard.lower().count(LABEL) == leaderboard.lower().count(f"{LABEL} for revenue") == 3
 
 
 def tally(values: Iterator[int]) -> dict[int, int]:
@@ -849,36 +849,38 @@ def rationale_cells(path: Path) -> list[str]:
     return [cell for t in parse(path).tables if "Rationale" in t.head for cell in t.column("Rationale")]
 
 
-def test_without_sme_grades_every_html_rationale_figure_is_labelled(ungraded: Path) -> None:
+def test_without_sme_grades_each_rationale_table_says_it_once(ungraded: Path) -> None:
+    """Judge agreement not measured is said once above each table that shows a rationale, never in
+    its cells (issue 35: a note per table, not per cell)."""
     assert not section(ungraded)["section"]["agreement"]["measured"]
     pages = [ungraded / "b" / BENCH / "index.html", *sorted((ungraded / "b" / BENCH / "runs").glob("*.html"))]
     figures = [c for p in pages for c in rationale_cells(p) if FIGURE.search(c)]
     assert len(figures) == 4 + 16 + 8 + 84 - 1  # models, cells, baselines, episodes but the unscored L4
-    assert all(LABEL in c for c in figures), [c for c in figures if LABEL not in c][:3]
-    text = " ".join("".join(parse(pages[0]).text).split())
-    assert "Judge agreement not measured" in text
+    assert not any(LABEL in c.lower() for c in figures), [c for c in figures if LABEL in c.lower()][:3]
+    board = " ".join("".join(parse(pages[0]).text).split())
+    assert board.count("Judge agreement not measured: every rationale figure rests on the judges alone") == 3
+    for run in pages[1:]:
+        text = " ".join("".join(parse(run).text).split())
+        assert text.count("Judge agreement not measured: every rationale figure") == 1, run.name
 
 
-def test_without_sme_grades_the_release_notes_table_labels_rationale(ungraded: Path) -> None:
-    table = next(
-        t
-        for t in markdown_tables((ungraded / "release-notes.md").read_text(encoding="utf-8"))
-        if "Score" in t[0]
-    )
-    column = [row[table[0].index("Rationale")] for row in table[2:]]
-    assert len(column) == 4 and all(f"({LABEL})" in c for c in column), column
-
-
-def test_without_sme_grades_every_release_notes_rationale_figure_is_labelled(ungraded: Path) -> None:
+def test_without_sme_grades_the_release_notes_say_it_once_per_list(ungraded: Path) -> None:
     text = (ungraded / "release-notes.md").read_text(encoding="utf-8").replace("\n  ", " ")  # unwrap items
-    lines = [line for line in text.splitlines() if re.search(r"rationale \d\.\d{3}", line, re.I)]
-    assert lines and all(LABEL in line for line in lines), [line for line in lines if LABEL not in line][:2]
+    once = "Judge agreement not measured: every rationale figure rests on the judges alone"
+    assert " ".join(text.split()).count(once) == 3
+    cells = [line for line in text.splitlines() if re.search(r"rationale \d\.\d{2}", line) and " · " in line]
+    assert len(cells) == 16 and not any(LABEL in line for line in cells), cells[:2]
 
 
-def test_without_sme_grades_the_rationale_pass_bar_is_labelled(ungraded: Path) -> None:
-    board = leaderboard_table(ungraded)
-    column = board.column("Rationale pass bar")
-    assert all(LABEL in c for c in column), column
+def test_no_cell_repeats_the_agreement_note_or_an_empty_spread(site: Path) -> None:
+    """je-validation: agreement is not measured for one task family; that is said once per table
+    (three on the leaderboard, one per run page), and no spread reads '± 0.00'."""
+    page = site / "b" / BENCH / "index.html"
+    text = " ".join("".join(parse(page).text).split())
+    assert text.count("Judge agreement not measured for revenue") == 3
+    assert "(judge agreement not measured" not in text
+    assert not re.search(r"± 0\.0+\b", text)
+    assert "(s)" not in text
 
 
 def test_blind_record_names_judges_by_hash_only(site: Path) -> None:
@@ -1188,3 +1190,22 @@ def test_judge_drift_against_the_previous_version() -> None:
     assert version_changes("v2", "v1", after, after).benchmarks == ()
     # a previous version from before judge drift was published has nothing to compare
     assert version_changes("v2", "v1", version(None), after).benchmarks == ()
+
+
+def test_every_table_of_the_components_pages_reflows_as_cards(site: Path) -> None:
+    """Issue 35: secondary tables reflow at 390 px as the leaderboard does: every table of a
+    components leaderboard, methodology and run page is ``cards``, and each data cell
+    is labelled with its column's heading (the pairwise-detail table is the shared ranking's)."""
+    folder = site / "b" / BENCH
+    for page in [
+        folder / "index.html",
+        folder / "methodology.html",
+        *sorted((folder / "runs").glob("*.html")),
+    ]:
+        for table in parse(page).tables:
+            if table.head[:3] == ["Higher", "Lower", "Difference"]:
+                continue  # templates/_ranking.html: not this family's
+            assert table.cards, (page.name, table.head)
+            for row in table.all_rows:
+                cells = [c for c in row.cells if c.tag == "td"]
+                assert all(c.label for c in cells), (page.name, table.head)

@@ -1322,3 +1322,33 @@ def test_a_finished_run_that_measured_nothing_is_published_pending(corpus_site: 
     assert "census void: this run measured nothing" in page_text(
         corpus_site.site / "b" / BENCH / "runs" / f"{offline['id']}.html"
     )
+
+
+def test_every_table_of_the_definitions_pages_reflows_as_cards(corpus_site: Built) -> None:
+    """Issue 35: secondary tables reflow at 390 px as the leaderboard does: every table of a
+    definitions leaderboard, methodology and run page is ``cards``, and each data cell
+    is labelled with its column's heading (the per-check ranking and pairwise-detail tables are the
+    shared ranking's)."""
+    folder = corpus_site.site / "b" / BENCH
+    for page in [
+        folder / "index.html",
+        folder / "methodology.html",
+        *sorted((folder / "runs").glob("*.html")),
+    ]:
+        for table in parse(page).tables:
+            if table.head[:3] == ["Higher", "Lower", "Difference"] or table.head[:2] == ["Rank", "Subject"]:
+                continue  # templates/_ranking.html (per-check rankings, pairwise detail): not this family's
+            assert table.cards, (page.name, table.head)
+            for row in table.all_rows:
+                cells = [c for c in row.cells if c.tag == "td"]
+                assert all(c.label for c in cells), (page.name, table.head)
+
+
+def test_the_definitions_page_says_each_thing_once(corpus_site: Built) -> None:
+    """recsys-grounding: no doubled floors label, no '1 reps', no '(s)', a correction named once per
+    table rather than on each of its rows."""
+    text = " ".join("".join(parse(corpus_site.site / "b" / BENCH / "index.html").text).split())
+    assert "not applied: Floors are recorded" not in text
+    assert not re.search(r"\b1 reps\b", text) and "(s)" not in text
+    assert text.count("(corrected: ") == 0
+    assert text.count("corrected by corr-2026-10-12") == 1

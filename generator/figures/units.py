@@ -14,6 +14,8 @@ import re
 from decimal import Decimal
 from fractions import Fraction
 
+from generator.figures.numbers import fmt_number
+
 MISSING = "—"
 
 
@@ -31,6 +33,19 @@ def share_digits(denominator: int) -> int:
     while step < denominator:
         digits, step = digits + 1, step * 10
     return digits
+
+
+def mean_digits(count: int) -> int:
+    """The decimals a mean of ``count`` scores on [0, 1] can honestly carry: those of a share of
+    ``count`` things in percent, plus the two that percent hides (0.86 over 20 episodes, as 86% of 20
+    would read; 0.862 over 200). A mean over few items never shows a third decimal it cannot move."""
+    return share_digits(count) + 2
+
+
+def mean_score(value: float | None, count: int) -> str:
+    """A mean of ``count`` scores on [0, 1] (or its standard deviation) in the decimals ``count``
+    supports (:func:`mean_digits`): 0.8625 over 20 → '0.86'; '—' when missing."""
+    return fmt_number(value, mean_digits(count))
 
 
 def percent_of(numerator: int, denominator: int, digits: int | None = None) -> str:

@@ -41,6 +41,7 @@ from generator.figures.ranking import Ranking
 from generator.figures.units import (
     basis_points,
     duration_ms,
+    mean_score,
     percent,
     percent_of,
     percent_range,
@@ -258,6 +259,7 @@ def _environment(autoescape: bool) -> Environment:
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
     env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
     env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
+    env.filters["mean"] = mean_score
     env.globals["changes_partials"] = CHANGES_PARTIALS
     env.globals.update(_row_writers())
     return env

@@ -6,17 +6,17 @@ from collections.abc import Iterator, Sequence
 
 from markupsafe import Markup
 
-from generator.families.components.report import Agreement, EpisodeResult
+from generator.families.components.report import EpisodeResult
 from generator.families.rows import DOT, Cells
 from generator.figures.numbers import fmt_number
 
 
 def components_rows(
-    out: Cells, episodes: Sequence[EpisodeResult], agreement: Agreement, detection: str, process: str
+    out: Cells, episodes: Sequence[EpisodeResult], detection: str, process: str
 ) -> Iterator[Markup]:
-    """One row per episode: its id, task, seed, the score and its three components (the rationale's
-    with what the judges' ``agreement`` could not measure), detection (column ``detection``),
-    process (column ``process``), criteria, gates and fabricated citations."""
+    """One row per episode: its id, task, seed, the score and its three components, detection (column
+    ``detection``), process (column ``process``), criteria, gates and fabricated citations. What the
+    judges' agreement could not measure is said once above the table, not in each rationale cell."""
     for e in episodes:
         c = e.components
         counts = (e.true_positives, e.false_positives, e.false_negatives)
@@ -32,7 +32,7 @@ def components_rows(
                 out.cell("num", "Score", _figure(out, c.score)),
                 out.cell("num", "Outcome", _figure(out, c.outcome)),
                 out.cell("num", "Process", _figure(out, c.process)),
-                out.cell("num", "Rationale", _rationale(out, e, agreement)),
+                out.cell("num", "Rationale", _rationale(out, e)),
                 out.cell(None, detection, DOT.join([found, *(_figure(out, v) for v in scores)])),
                 out.cell(None, process, DOT.join(_figure(out, v) for v in steps)),
                 out.cell(None, "Criteria (median, judges)", _criteria(out, e)),
@@ -46,17 +46,11 @@ def _figure(out: Cells, value: float | None, digits: int = 3) -> Markup:
     return out.figure(fmt_number(value, digits))
 
 
-def _rationale(out: Cells, e: EpisodeResult, agreement: Agreement) -> Markup:
-    """The rationale component, or why it was not scored; beside it, what agreement was not measured."""
+def _rationale(out: Cells, e: EpisodeResult) -> Markup:
+    """The rationale component, or why it was not scored."""
     if e.components.rationale is None:
         return out.muted(e.rationale_note or "not scored")
-    value = _figure(out, e.components.rationale)
-    if not agreement.measured:
-        return value + Markup(" ") + out.muted("(judge agreement not measured)")
-    if agreement.unmeasured_families:
-        families = ", ".join(agreement.unmeasured_families)
-        return value + Markup(" ") + out.muted(f"(judge agreement not measured for {families})")
-    return value
+    return _figure(out, e.components.rationale)
 
 
 def _criteria(out: Cells, e: EpisodeResult) -> Markup:
