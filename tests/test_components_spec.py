@@ -158,10 +158,13 @@ RUNS_BEFORE = "b98ba05cab5597adabbb1d2a78841acb36f3a065807e93e8d7094c3ed356e1ed"
 
 def without_specification(entry: dict[str, Any]) -> dict[str, Any]:
     """A components report entry without what the specification added: section.scoring and the
-    contract's (absent) scoring object."""
+    contract's (absent) scoring object; and without the headline's basis and caveats, added later
+    (worded from figures the entry already held)."""
     entry = copy.deepcopy(entry)
     assert entry["section"].pop("scoring")["source"] == "built-in"
     assert entry["section"]["contract"].pop("scoring") is None
+    entry["headline"].pop("basis", None)
+    entry["headline"].pop("caveats", None)
     return entry
 
 

@@ -343,7 +343,15 @@ def test_the_cache_api_round_trips_and_refuses_another_family(tmp_path: Path) ->
             "counts": {"total": 1, "ready": 1},
         }
     )
-    part = PointsPart(subject="s", counts={"Ready": 1}, sums={"x": "1/3"}, ns={"x": 1}, disagreements=())
+    part = PointsPart(
+        subject="s",
+        counts={"Ready": 1},
+        sums={"x": "1/3"},
+        ns={"x": 1},
+        disagreements=(),
+        blockers={},
+        blocked=0,
+    )
     key = cache.key("bench", "r", "d" * 64)
     cache.store(key, "points", summary, part, b"{}")
     hit = cache.load(key, "points", PointsRunSummary, PointsPart)

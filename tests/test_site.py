@@ -157,8 +157,13 @@ def test_every_leaderboard_and_the_version_index_open_with_the_headline(site: Pa
         text = " ".join("".join(parse(path).text).split())
         assert sentence in text
         assert raw.index('<section class="headline"') < raw.index("<h2"), bench["id"]  # it opens the page
-        for label, value in bench["headline"]["facts"]:
-            assert f"{label} {value}" in " ".join(text.split()), label
+        block = raw[raw.index('<section class="headline"') : raw.index("</section>")]
+        assert '<dl class="facts">' not in block, bench["id"]  # the sentence is not restated line by line
+        caveats = [c["text"] for c in bench["headline"]["caveats"]]
+        assert ("Read this first" in block) == bool(caveats), bench["id"]
+        for caveat in caveats:
+            assert caveat in text, (bench["id"], caveat)
+        assert bench["headline"]["basis"] in text
     assert "P-A (Northwind Builder) leads on autonomous success with 73% (8 of 11)" in index
     assert "the data cannot separate the four providers at this n." in index
     assert index_html.count("<tr>") == len(report["benchmarks"]) + 1

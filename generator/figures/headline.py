@@ -1,15 +1,20 @@
 """The headline of a leaderboard: who leads on the primary figure, by how much, and whether the data
-can separate them, in one plain sentence and a few facts.
+can separate them, in one plain sentence, and the caveats that change how that sentence is read.
 
 Worded from a :class:`~generator.figures.ranking.Ranking` only (its estimates, integers and rank bands), never
 written by hand: each family's section names its primary ranking and what its subjects are called,
 and :func:`lead_headline` does the wording. Figures are in human units (``units``); the exact
 integers stay in the ranking beside it.
+
+A lead can be true and still mislead: every run of the leader failing, an anti-gaming baseline
+violated, a judge never checked against experts. Each family reads such findings off its own report
+model as :class:`Caveat` values (a stable ``kind`` and one sentence with the figures) and hands them
+to :func:`lead_headline`, so every surface shows them beside the sentence, never only further down.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -22,11 +27,37 @@ from generator.figures.ranking import Ranking, Standing
 from generator.figures.units import gap_points, rate_words, share_digits
 
 Separation = Literal["separated", "not separated", "alone", "nothing measured"]
+CaveatKind = Literal[
+    "no-run-passes",
+    "not-ranked",
+    "baseline-violated",
+    "agreement-not-measured",
+    "agreement-below-protocol",
+    "fabricated-citations",
+    "launch-blockers",
+    "invalid-excluded",
+    "missing-trials",
+    "corrections",
+]
 _SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
+class Caveat(Model):
+    """A finding that changes how the headline's lead should be read, computed from the report model."""
+
+    kind: CaveatKind = Field(
+        description="Stable machine name: 'no-run-passes' (no run has the verdict PASS), 'not-ranked' "
+        "(a subject without a measured figure), 'baseline-violated' (an anti-gaming baseline), "
+        "'agreement-not-measured' / 'agreement-below-protocol' (judge–expert agreement), "
+        "'fabricated-citations', 'launch-blockers', 'invalid-excluded' (attempts kept out of every "
+        "denominator), 'missing-trials' (planned trials without a result), 'corrections' (ledger "
+        "entries in effect)."
+    )
+    text: str = Field(description="One plain sentence naming what, where and how many.")
+
+
 class Headline(Model):
-    """One sentence and a summary block, worded from the primary ranking."""
+    """One sentence and its caveats, worded from the primary ranking and the family's report model."""
 
     sentence: str = Field(description="Who leads, by how much, and whether the data can separate them.")
     ranking: str | None = Field(description="Id of the ranking it reads; None when the benchmark has none.")
@@ -39,7 +70,16 @@ class Headline(Model):
         description="'separated': the leaders' rank band is theirs alone; 'not separated': their band "
         "overlaps others'; 'alone': one subject measured; 'nothing measured'."
     )
-    facts: tuple[tuple[str, str], ...] = Field(description="(label, value) rows of the summary block.")
+    facts: tuple[tuple[str, str], ...] = Field(
+        description="(label, value) rows restating the sentence for machines; pages show the sentence."
+    )
+    basis: str = Field(
+        default="",
+        description="What the lead is stated over, why that figure, and how many subjects have it.",
+    )
+    caveats: tuple[Caveat, ...] = Field(
+        default=(), description="Findings that change how the lead should be read: 'read this first'."
+    )
 
 
 @dataclass(frozen=True)
@@ -59,9 +99,21 @@ class Wording:
         return self.names.get(subject, subject)
 
 
+def number_word(n: int) -> str:
+    """'four', '12': numbers up to ten in words, as prose writes them."""
+    return _SMALL[n] if n < len(_SMALL) else str(n)
+
+
 def count_words(n: int, nouns: str) -> str:
-    """'four providers', '12 providers': numbers up to ten in words, as prose writes them."""
-    return f"{_SMALL[n] if n < len(_SMALL) else n} {nouns}"
+    """'four providers', '12 providers'."""
+    return f"{number_word(n)} {nouns}"
+
+
+def listed(items: Sequence[str]) -> str:
+    """'a', 'a and b', 'a, b and c': a list as a sentence writes it."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _figure(row: Standing, ranking: Ranking, wording: Wording) -> str:
@@ -103,8 +155,29 @@ def _separation(
     )
 
 
-def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
-    """The headline of ``ranking`` (the family's primary one), in ``wording``'s words."""
+def _not_ranked(ranking: Ranking, wording: Wording) -> tuple[Caveat, ...]:
+    """Subjects the ranking lists without a measured figure: the lead is not over them."""
+    unmeasured = [wording.name(r.subject) for r in ranking.rows if r.estimate is None]
+    if not unmeasured or len(unmeasured) == len(ranking.rows):
+        return ()
+    one = len(unmeasured) == 1
+    who = f"{count_words(len(unmeasured), wording.noun if one else wording.nouns)} ({listed(unmeasured)})"
+    text = f"Not ranked: {who} {'has' if one else 'have'} no measured figure for {wording.figure}, "
+    text += f"so the lead is not over {'it' if one else 'them'}."
+    return (Caveat(kind="not-ranked", text=text),)
+
+
+def _measured(n: int, of: int, wording: Wording) -> str:
+    """'Four models measured.', 'Two of three arms measured.': what the sentence does not say."""
+    words = count_words(of, wording.noun if of == 1 else wording.nouns)
+    if n != of:
+        words = f"{number_word(n)} of {words}"
+    return f"{words[0].upper()}{words[1:]} measured."
+
+
+def lead_headline(ranking: Ranking | None, wording: Wording, caveats: tuple[Caveat, ...] = ()) -> Headline:
+    """The headline of ``ranking`` (the family's primary one), in ``wording``'s words, with the
+    family's ``caveats`` (and the subjects the ranking could not rank) beside it."""
     measured = [r for r in ranking.rows if r.estimate is not None] if ranking else []
     if ranking is None or not measured:
         sentence = f"No {wording.noun} has a measured {wording.figure} yet."
@@ -116,6 +189,7 @@ def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
             margin=None,
             separation="nothing measured",
             facts=(("Measured", sentence),),
+            caveats=caveats,
         )
     best = max(r.estimate for r in measured if r.estimate is not None)
     leaders = [r for r in measured if r.estimate == best]
@@ -144,4 +218,6 @@ def lead_headline(ranking: Ranking | None, wording: Wording) -> Headline:
         margin=margin,
         separation=separation,
         facts=facts,
+        basis=_measured(len(measured), len(ranking.rows), wording),
+        caveats=caveats + _not_ranked(ranking, wording),
     )

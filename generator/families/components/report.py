@@ -9,7 +9,7 @@ from pydantic import Field
 from generator.families.components.models import ComponentsContract, FocusCriterion, Task
 from generator.families.components.spec import ComponentsSpec
 from generator.families.specs import ScoringBase
-from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
 from generator.figures.model import Model, Rate, SectionDefaults
 from generator.figures.numbers import fmt_number
 from generator.figures.ranking import Breakdown, Ranking, mean_ranking
@@ -204,19 +204,74 @@ class ComponentsSection(SectionDefaults):
         )
 
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
-        """Who leads on the mean weighted episode score (its three components are shown beside it)."""
-        label = "" if self.agreement.measured else " (judge agreement not measured)"
+        """Who leads on the mean weighted episode score (its three components are shown beside it),
+        with what weakens the score's reading: violated anti-gaming baselines, judge–expert agreement
+        under the protocol's bar, fabricated citations."""
         details = {
-            row.subject: "outcome {}, process {}, rationale {}{}".format(
+            row.subject: "outcome {}, process {}, rationale {}".format(
                 *(
                     fmt_number(m.mean, 2)
                     for m in (row.spreads.outcome, row.spreads.process, row.spreads.rationale)
-                ),
-                label,
+                )
             )
             for row in self.leaderboard
         }
-        return lead_headline(rankings[0], Wording("model", "models", "mean weighted score", details=details))
+        caveats = self._baseline_caveats() + self._agreement_caveats() + self._fabrication_caveats()
+        wording = Wording("model", "models", "mean weighted score", details=details)
+        return lead_headline(rankings[0], wording, caveats)
+
+    def _baseline_caveats(self) -> tuple[Caveat, ...]:
+        """Each anti-gaming baseline whose mean outcome is above its threshold, with the tasks."""
+        violated: dict[str, list[BaselineCheck]] = {}
+        for check in self.baselines:
+            if check.passes is False:
+                violated.setdefault(check.baseline, []).append(check)
+        caveats = []
+        for baseline, checks in violated.items():
+            outcomes = listed([fmt_number(c.spreads.outcome.mean, 2) for c in checks])
+            thresholds = sorted({fmt_number(c.threshold, 2) for c in checks})
+            word = "threshold" if len(thresholds) == 1 else "thresholds"
+            text = (
+                f"The anti-gaming baseline {baseline} is violated on {listed([c.task for c in checks])}: "
+                f"mean outcome {outcomes}, above its {word} of {listed(thresholds)}."
+            )
+            caveats.append(Caveat(kind="baseline-violated", text=text))
+        return tuple(caveats)
+
+    def _agreement_caveats(self) -> tuple[Caveat, ...]:
+        """Judge–expert agreement not measured at all, or resting on fewer graded rationales than the
+        protocol's bar in some task families (named with their counts)."""
+        bar = self.scoring.specification.agreement.sme_rationales_per_family
+        agreement = self.agreement
+        if not agreement.measured:
+            text = (
+                "Judge–expert agreement is not measured: no rationale has a human grade, where the protocol "
+                f"asks for {bar} per task family."
+            )
+            return (Caveat(kind="agreement-not-measured", text=text),)
+        under = [f for f in agreement.families if f.under_bar]
+        if not under:
+            return ()
+        counts = listed([str(f.graded_rationales) for f in under])
+        families = listed([f.family for f in under])
+        noun = "rationale" if len(under) == 1 and under[0].graded_rationales == 1 else "rationales"
+        text = (
+            f"Judge–expert agreement rests on {counts} human-graded {noun} for {families}, "
+            f"against the protocol's {bar} per task family."
+        )
+        return (Caveat(kind="agreement-below-protocol", text=text),)
+
+    def _fabrication_caveats(self) -> tuple[Caveat, ...]:
+        """Models whose rationales cite sources that do not exist: a score hides them."""
+        found = [r for r in self.leaderboard if r.fabricated_citations]
+        if not found:
+            return ()
+        each = [
+            f"{r.subject} {r.fabricated_citations} in {r.episodes_with_fabrication} "
+            f"{'episode' if r.episodes_with_fabrication == 1 else 'episodes'}"
+            for r in found
+        ]
+        return (Caveat(kind="fabricated-citations", text=f"Fabricated citations: {listed(each)}."),)
 
     def breakdown(self) -> Breakdown | None:
         series = (("Outcome", 1.0), ("Process", 1.0), ("Rationale", 1.0), ("Score", 1.0))

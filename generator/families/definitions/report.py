@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -9,7 +11,7 @@ from pydantic import Field
 from generator.families.definitions.models import Correction, Definition
 from generator.families.definitions.spec import DefinitionsSpec
 from generator.families.specs import ScoringBase
-from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.headline import Caveat, Headline, Wording, count_words, lead_headline, listed
 from generator.figures.model import Interval, Model, SectionDefaults
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 from generator.figures.stats import rate
@@ -186,11 +188,76 @@ class DefinitionsSection(SectionDefaults):
         return tuple(result)
 
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
-        """Who leads on the definition's first check (its declared primary), in cases passed."""
+        """Run verdicts first (which arm has the most passing runs, or plainly that none passes), then
+        who leads on the first check the definition lists: the definition names no primary check, and
+        benchsite reads the first listed as the primary, so the basis line says so."""
+        caveats = self._verdict_caveats(rankings) + self._correction_caveats()
+        sentence = self._verdict_lead()
         if not rankings:
-            return lead_headline(None, Wording("arm", "arms", "cases passed"))
-        return lead_headline(
-            rankings[0], Wording("arm", "arms", f"cases passed on check {rankings[0].title}")
+            lead = lead_headline(None, Wording("arm", "arms", "cases passed"), caveats)
+            return lead.model_copy(update={"sentence": f"{sentence} {lead.sentence}"})
+        check = rankings[0].title
+        lead = lead_headline(rankings[0], Wording("arm", "arms", f"cases passed on check {check}"), caveats)
+        basis = (
+            f"The check-level lead is on {check}, the first of the definition's "
+            f"{count_words(len(self.definition.checks), 'checks')}: the definition names no primary check, "
+            f"so benchsite takes the first it lists. {lead.basis}"
+        )
+        return lead.model_copy(
+            update={"sentence": f"{sentence} Over the checks: {lead.sentence}", "basis": basis}
+        )
+
+    def _arm_verdicts(self) -> list[tuple[str, Counter[str]]]:
+        """Each arm with the verdicts of its scored runs, in the definition's arm order."""
+        return [
+            (arm.id, Counter(r.verdict for r in self.runs if r.arm == arm.id)) for arm in self.definition.arms
+        ]
+
+    def _verdict_lead(self) -> str:
+        """Who has the most passing runs (as a share of the arm's runs), or that no run passes."""
+        arms = [(arm, verdicts) for arm, verdicts in self._arm_verdicts() if verdicts.total()]
+        if not arms:
+            return "No run has been scored."
+        if not any(verdicts["PASS"] for _, verdicts in arms):
+            total = sum(verdicts.total() for _, verdicts in arms)
+            counts = _verdict_counts(sum((v for _, v in arms), Counter()))
+            return f"No arm has a passing run: none of the {total} runs has the verdict PASS ({counts})."
+        best = max(Fraction(v["PASS"], v.total()) for _, v in arms)
+        leaders = [(arm, v) for arm, v in arms if Fraction(v["PASS"], v.total()) == best]
+        others = [f"{arm} {v['PASS']} of {v.total()}" for arm, v in arms if (arm, v) not in leaders]
+        first = leaders[0][1]
+        each = " each" if len(leaders) > 1 else ""
+        verb = "lead" if len(leaders) > 1 else "leads"
+        sentence = f"{listed([arm for arm, _ in leaders])} {verb} on run verdicts with {first['PASS']} of "
+        sentence += f"{first.total()} runs PASS{each}"
+        return f"{sentence}; {', '.join(others)}." if others else f"{sentence}."
+
+    def _verdict_caveats(self, rankings: tuple[Ranking, ...]) -> tuple[Caveat, ...]:
+        """No run passes; or the arm leading on the check has no passing run while another arm has."""
+        arms = [(arm, verdicts) for arm, verdicts in self._arm_verdicts() if verdicts.total()]
+        present = sorted({v for _, verdicts in arms for v in verdicts}, key=VERDICT_ORDER.index)
+        per_arm = "; ".join(f"{arm} {_verdict_counts(verdicts)}" for arm, verdicts in arms)
+        if arms and "PASS" not in present:
+            text = f"Every run of every arm has the verdict {' or '.join(present)}: {per_arm}."
+            return (Caveat(kind="no-run-passes", text=text),)
+        leaders = _check_leaders(rankings)
+        failing = [(arm, verdicts) for arm, verdicts in arms if arm in leaders and not verdicts["PASS"]]
+        return tuple(
+            Caveat(
+                kind="no-run-passes",
+                text=f"{arm} leads on check {rankings[0].title} but has no passing run "
+                f"({_verdict_counts(verdicts)}).",
+            )
+            for arm, verdicts in failing
+        )
+
+    def _correction_caveats(self) -> tuple[Caveat, ...]:
+        """Each ledger correction in effect in this version: what it touches and which way it moves."""
+        return tuple(
+            Caveat(
+                kind="corrections", text=f"Correction {c.id} is in effect for {_targets(c)}: {c.direction}."
+            )
+            for c in self.corrections
         )
 
     def breakdown(self) -> Breakdown | None:
@@ -205,3 +272,23 @@ class DefinitionsSection(SectionDefaults):
             )
         title = f"Cases passed ({rule} of the reps) / measured cases, per check and arm"
         return Breakdown(title=title, series=tuple((c, 1.0) for c in checks), rows=tuple(rows))
+
+
+VERDICT_ORDER: tuple[Verdict, ...] = ("PASS", "WARN", "FAIL", "PENDING")
+
+
+def _verdict_counts(verdicts: Counter[str]) -> str:
+    """'6 FAIL, 1 PENDING': a run count per verdict present, in a fixed order."""
+    return ", ".join(f"{verdicts[v]} {v}" for v in VERDICT_ORDER if verdicts[v])
+
+
+def _targets(correction: Correction) -> str:
+    """'check policy-match and arm baseline': what a correction affects, in words."""
+    return listed([target.replace(":", " ", 1) for target in correction.affects])
+
+
+def _check_leaders(rankings: tuple[Ranking, ...]) -> set[str]:
+    """The arms with the top measured figure on the first check's ranking (none without one)."""
+    measured = [r for r in rankings[0].rows if r.estimate is not None] if rankings else []
+    best = max((r.estimate for r in measured if r.estimate is not None), default=None)
+    return {r.subject for r in measured if r.estimate == best}

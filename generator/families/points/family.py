@@ -234,6 +234,10 @@ class PointsPart(Model):
     sums: dict[str, Annotated[str, StringConstraints(pattern=FRACTION)]]
     ns: dict[str, int]
     disagreements: tuple[Disagreement, ...]
+    blockers: dict[str, int]
+    """Each launch blocker → the attempts it blocked."""
+    blocked: int
+    """Attempts with any launch blocker."""
 
 
 @dataclass
@@ -249,6 +253,8 @@ class SubjectTally:
     parse and gcd; ``sum`` reduces one once."""
     ns: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     disagreements: int = 0
+    blockers: Counter[str] = field(default_factory=Counter)
+    blocked: int = 0
 
     def merge(self, part: PointsPart) -> None:
         for outcome, n in part.counts.items():
@@ -267,6 +273,8 @@ class SubjectTally:
         for key, n in part.ns.items():
             self.ns[key] += n
         self.disagreements += len(part.disagreements)
+        self.blockers.update(part.blockers)
+        self.blocked += part.blocked
 
     def sum(self, key: str) -> Fraction:
         """``key``'s exact sum (zero for a key no run had)."""
@@ -319,6 +327,8 @@ def run_part(subject: str, run_id: str, attempts: list[AttemptResult]) -> Points
         disagreements=disagreements,
         sums={k: f"{v.numerator}/{v.denominator}" for k, v in sums.items()},
         ns={key: len(found) for key, found in values.items()},
+        blockers=dict(Counter(b for a in attempts for b in a.blockers)),
+        blocked=sum(1 for a in attempts if a.blockers),
     )
 
 
@@ -504,6 +514,8 @@ def _leaderboard(rules: PointsRules, tallies: dict[str, SubjectTally]) -> tuple[
                 mean_deterministic=t.mean("deterministic"),
                 dimensions=dims,
                 disagreements=t.disagreements,
+                blocked=t.blocked,
+                blockers=tuple(sorted(t.blockers.items(), key=lambda item: (-item[1], item[0]))),
             )
         )
     return tuple(rows)

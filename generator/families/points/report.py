@@ -9,7 +9,7 @@ from pydantic import Field
 from generator.families.points.models import Outcome, PointsContract, PointsTask
 from generator.families.points.spec import PointsSpec
 from generator.families.specs import ScoringBase
-from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
 from generator.figures.model import Mean, Model, Rate, SectionDefaults
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 
@@ -71,6 +71,15 @@ class SubjectRow(Model):
     mean_deterministic: Mean
     dimensions: tuple[DimensionMean, ...]
     disagreements: int
+    blocked: int = Field(
+        default=0,
+        description="Attempts with a launch blocker (each decides NotReady); 0 from older generators.",
+    )
+    blockers: tuple[tuple[str, int], ...] = Field(
+        default=(),
+        description="(launch blocker, attempts it blocked), most frequent first; an attempt may have "
+        "several.",
+    )
 
 
 class PointsRunSummary(Model):
@@ -127,8 +136,34 @@ class PointsSection(SectionDefaults):
         return (rate_ranking("ready-rate", "Ready rate", "Ready / valid attempts", entries),)
 
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
-        """Who leads on the Ready rate over valid attempts."""
-        return lead_headline(rankings[0], Wording("subject", "subjects", "Ready rate"))
+        """Who leads on the Ready rate over valid attempts, with the launch blockers behind NotReady
+        outcomes and the invalid attempts every denominator leaves out."""
+        caveats = self._blocker_caveats() + self._invalid_caveats()
+        return lead_headline(rankings[0], Wording("subject", "subjects", "Ready rate"), caveats)
+
+    def _blocker_caveats(self) -> tuple[Caveat, ...]:
+        """Which subjects' attempts a launch blocker made NotReady (tampering, a critical regression…)."""
+        blocked = [r for r in self.leaderboard if r.blocked]
+        if not blocked:
+            return ()
+        each = [
+            f"{r.subject} {r.blocked} ({listed([f'{b} in {n}' if n > 1 else b for b, n in r.blockers])})"
+            for r in blocked
+        ]
+        total = sum(r.blocked for r in blocked)
+        text = f"Launch blockers made {total} {_attempts(total)} NotReady: {listed(each)}."
+        return (Caveat(kind="launch-blockers", text=text),)
+
+    def _invalid_caveats(self) -> tuple[Caveat, ...]:
+        """Invalid attempts: excluded from every denominator, so subjects' rates rest on fewer attempts."""
+        invalid = [r for r in self.leaderboard if r.counts.invalid]
+        if not invalid:
+            return ()
+        total = sum(r.counts.invalid for r in invalid)
+        each = listed([f"{r.subject} {r.counts.invalid}" for r in invalid])
+        verb = "is" if total == 1 else "are"
+        text = f"{total} invalid {_attempts(total)} {verb} excluded from every denominator: {each}."
+        return (Caveat(kind="invalid-excluded", text=text),)
 
     def breakdown(self) -> Breakdown | None:
         if not self.leaderboard:
@@ -138,3 +173,7 @@ class PointsSection(SectionDefaults):
         return Breakdown(
             title="Mean points per dimension, each bar on the dimension's maximum", series=series, rows=rows
         )
+
+
+def _attempts(n: int) -> str:
+    return "attempt" if n == 1 else "attempts"

@@ -10,7 +10,7 @@ from generator.canon import canonical_json
 from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
 from generator.families.trials.spec import TrialsSpec
-from generator.figures.headline import Headline, Wording, lead_headline
+from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
 from generator.figures.model import Model, Rate
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 
@@ -149,7 +149,19 @@ class TrialsSection(Model):
         names = (
             {} if self.reveal is None else {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
         )
-        return lead_headline(rankings[0], Wording("provider", "providers", "autonomous success", names))
+        wording = Wording("provider", "providers", "autonomous success", names)
+        return lead_headline(rankings[0], wording, self._missing_caveats())
+
+    def _missing_caveats(self) -> tuple[Caveat, ...]:
+        """Planned trials without a result: each counts as a failure of its provider."""
+        missing = self.scores.missing
+        if not missing:
+            return ()
+        each = listed([f"{t.trial_id} ({t.provider})" for t in missing])
+        have = "has" if len(missing) == 1 else "have"
+        trials = "trial" if len(missing) == 1 else "trials"
+        text = f"{len(missing)} planned {trials} {have} no result and count as failures: {each}."
+        return (Caveat(kind="missing-trials", text=text),)
 
     def breakdown(self) -> Breakdown | None:
         names = ("build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention", "success")
