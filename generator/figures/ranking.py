@@ -89,7 +89,9 @@ class Breakdown(Model):
 
     title: str
     series: tuple[tuple[str, float], ...] = Field(description="(name, maximum) of each series.")
-    rows: tuple[tuple[str, tuple[float | None, ...]], ...] = Field(description="(subject, values).")
+    rows: tuple[tuple[str, tuple[float | Rate | None, ...]], ...] = Field(
+        description="(subject, values): a number on its series' maximum, or a share of counted things."
+    )
 
 
 def rank_bands(intervals: Sequence[Interval | None]) -> list[tuple[int | None, int | None]]:

@@ -53,7 +53,7 @@ from generator.inputs.files import Stored
 from generator.inputs.identity import generator_digest, templates_dir
 from generator.inputs.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.progress import SILENT, Progress
-from generator.render.charts import forest, grid, trend
+from generator.render.charts import forest, forest_rows, grid, grid_rows, trend
 from generator.render.single import ON_PAGE, Anchors, standalone
 from generator.render.syndication import FeedEntry
 from generator.report.history import NO_HISTORY, History
@@ -257,7 +257,16 @@ def _environment(autoescape: bool) -> Environment:
     env.filters["pct"] = lambda r, digits=None: percent_of(r.numerator, r.denominator, digits)
     env.filters["bounds"] = lambda r: percent_range(r.interval.low, r.interval.high, r.denominator)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
-    env.globals.update(url=_url, forest=forest, grid=grid, trend=trend, para=md_wrap, item=md_item)
+    env.globals.update(
+        url=_url,
+        forest=forest,
+        forest_rows=forest_rows,
+        grid=grid,
+        grid_rows=grid_rows,
+        trend=trend,
+        para=md_wrap,
+        item=md_item,
+    )
     env.globals.update(anchors=ON_PAGE, anchor=_anchor, href=_href, standalone=standalone)
     env.filters["mean"] = mean_score
     env.globals["changes_partials"] = CHANGES_PARTIALS

@@ -268,7 +268,10 @@ class DefinitionsSection(SectionDefaults):
         for arm in self.definition.arms:
             tests = [found.get((arm.id, check)) for check in checks]
             rows.append(
-                (arm.id, tuple(None if t is None or not t.cases else t.successes / t.cases for t in tests))
+                (
+                    arm.id,
+                    tuple(None if t is None or not t.cases else rate(t.successes, t.cases) for t in tests),
+                )
             )
         title = f"Cases passed ({rule} of the reps) / measured cases, per check and arm"
         return Breakdown(title=title, series=tuple((c, 1.0) for c in checks), rows=tuple(rows))

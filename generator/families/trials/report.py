@@ -172,7 +172,7 @@ class TrialsSection(Model):
             rows.append(
                 (
                     row.provider,
-                    tuple(None if r.denominator == 0 else r.numerator / r.denominator for r in rates),
+                    tuple(None if r.denominator == 0 else r for r in rates),
                 )
             )
         series = tuple((label, 1.0) for label in labels)
