@@ -122,6 +122,124 @@ LAYOUT_JS = """() => {
   return {width, viewport: window.innerWidth, wide: [...wide].slice(0, 6)};
 }"""
 
+# What the issue's reader checks find at one width (tests below: no table wider than its room, chart
+# text >= 11 px, no overlapping labels, no word broken inside). Tables: each one wider than its scroll
+# box or the viewport. Chart text: each visible text-holding element of a figure.chart-figure, at its
+# drawn size (SVG: font-size times the screen scale). Overlaps: the boxes of one SVG chart's texts,
+# pairwise, and of text-holding HTML siblings in a chart. Broken words: each run of non-space characters
+# of a text node (outside SVG) whose characters sit on two lines with the break not right after
+# _ - . / or an en dash (a break at a <wbr> falls between two text nodes); a run of 16+ hex digits (a
+# digest has no joint) may break only where the word is wider than its block.
+READING_JS = r"""() => {
+  const viewport = window.innerWidth;
+  const name = e => e.localName + (e.id ? '#' + e.id : '')
+    + (e.classList.length ? '.' + [...e.classList].join('.') : '');
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const px = n => Math.round(n * 10) / 10;
+  // (a) Tables that need a sideways scroll: wider than the viewport or than their scroll box.
+  const tables = [];
+  for (const t of document.querySelectorAll('table')) {
+    if (!shown(t)) continue;
+    const r = t.getBoundingClientRect();
+    const wrap = t.closest('.table-wrap');
+    const room = wrap ? Math.min(wrap.clientWidth, viewport) : viewport - Math.max(r.left, 0);
+    const width = Math.max(r.width, t.scrollWidth);
+    if (width > room + 1 || r.right > viewport + 1) {
+      const title = (t.caption || t.querySelector('th') || t).textContent.trim().slice(0, 40);
+      tables.push({table: name(t), title, width: px(width), room: px(room),
+                   cards: t.classList.contains('cards') && getComputedStyle(t).display === 'block'});
+    }
+  }
+  // (b) Chart text: font-size as drawn (SVG: times the user-to-screen scale).
+  const small = [];
+  const charts = [...document.querySelectorAll('figure.chart-figure')];
+  const own = e => [...e.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent)
+    .join('').trim().slice(0, 30);
+  const texted = e => own(e) !== '';
+  for (const [i, fig] of charts.entries()) {
+    for (const e of fig.querySelectorAll('*')) {
+      if (!texted(e) || !shown(e)) continue;
+      const size = parseFloat(getComputedStyle(e).fontSize);
+      const svg = e instanceof SVGElement;
+      const scale = svg ? Math.abs(e.getScreenCTM().a) : 1;
+      if (size * scale < 11 - 0.05) {
+        small.push({chart: fig.id || `figure ${i + 1}`, element: name(e),
+                    text: own(e), size: px(size * scale)});
+      }
+    }
+  }
+  // (c) Labels that overlap: the texts of one SVG chart pairwise, and text-holding siblings in chart HTML.
+  const overlaps = [];
+  const meet = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+  const collide = (fig, group) => {
+    const boxes = group.filter(shown).map(e => [e, [...e.getClientRects()]]);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, ra] = boxes[i], [b, rb] = boxes[j];
+        if (a.contains(b) || b.contains(a)) continue;
+        if (ra.some(x => rb.some(y => meet(x, y)))) {
+          overlaps.push({chart: fig.id || name(fig), first: own(a), second: own(b)});
+        }
+      }
+    }
+  };
+  for (const fig of charts) {
+    for (const svg of fig.querySelectorAll('svg')) collide(fig, [...svg.querySelectorAll('text')]);
+    const html = e => !(e instanceof SVGElement) && texted(e);
+    const parents = new Set([...fig.querySelectorAll('*')].filter(html).map(e => e.parentElement));
+    for (const p of parents) collide(fig, [...p.children].filter(html));
+  }
+  // (d) Words broken across lines anywhere but right after _ - . / (where a <wbr> allows it).
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: n => n.parentElement.closest('svg, script, style, [hidden]')
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+  });
+  const range = document.createRange();
+  const line = (offset, node) => { range.setStart(node, offset); range.setEnd(node, offset + 1);
+    const r = range.getClientRects(); return r.length ? r[0].top : null; };
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent;
+    for (const m of text.matchAll(/\S{2,}/g)) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0);
+      if (rects.length < 2 || rects.every(r => Math.abs(r.top - rects[0].top) <= 1)) continue;
+      let top = line(m.index, n);
+      const bad = [];
+      for (let k = 1; k < m[0].length; k++) {
+        const t = line(m.index + k, n);
+        if (t === null || top === null || Math.abs(t - top) <= 1) { if (t !== null) top = t; continue; }
+        if (!'_-./\u2013'.includes(m[0][k - 1])) bad.push(k);
+        top = t;
+      }
+      // A run of 16 or more hex digits (a digest) has no joint: it may break inside only where the
+      // whole word is wider than the block it sits in (overflow-wrap's last resort).
+      let block = n.parentElement;
+      while (block.parentElement && getComputedStyle(block).display.startsWith('inline')) {
+        block = block.parentElement;
+      }
+      const style = getComputedStyle(block);
+      const room = block.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const wide = rects.reduce((sum, r) => sum + r.width, 0) > room + 1;
+      const hex = k => { let a = k, b = k; while (a > 0 && /[0-9a-f]/i.test(m[0][a - 1])) a--;
+        while (b < m[0].length && /[0-9a-f]/i.test(m[0][b])) b++; return b - a >= 16 && a < k && k < b; };
+      const forced = bad.filter(k => !(wide && hex(k)));
+      bad.length = 0; bad.push(...forced);
+      if (bad.length) {
+        const word = m[0];
+        let at = 0;
+        const parts = bad.map(k => { const s = word.slice(at, k); at = k; return s; });
+        broken.push({word: [...parts, word.slice(at)].join(' / ').slice(0, 80), in: name(n.parentElement),
+                     width: px(rects.reduce((s, r) => s + r.width, 0)), room: px(room)});
+      }
+    }
+  }
+  return {tables, small, overlaps, broken};
+}"""
+
+
 # What a reader at one width sees: the layout above, each scroll box that scrolls (its first class and
 # how much wider its content is), every link in the header or footer shorter than 24 px (WCAG 2.5.8),
 # and the widths of the page's first table box (a leaderboard's main table, a run page's rows).
@@ -138,7 +256,10 @@ FIT_JS = (
     .map(e => `${e.textContent.trim().slice(0, 30)} (${e.getBoundingClientRect().height.toFixed(1)}px)`);
   const box = document.querySelector('main .table-wrap');
   const first = box && {scroll: box.scrollWidth, client: box.clientWidth};
-  return {...layout, scrolling, small, first};
+  const reading = ("""
+    + READING_JS
+    + """)();
+  return {...layout, scrolling, small, first, reading};
 }"""
 )
 WIDTHS = (1280, 390)
@@ -257,7 +378,7 @@ def _distinct_pages(site: Path) -> list[Path]:
     """Every page, less each one that repeats, byte for byte, the page at the same place in an earlier
     version (its version's name set aside): a run that did not change is the same page in every
     version. A page holds all it shows (styles inline, no script, nothing fetched), so the checks
-    that read only the page (axe, the layouts, what hostile text does, the HTTP crawl's errors) find
+    that read only the page (axe, what hostile text does, the HTTP crawl's errors) find
     the same in both; the file crawl still opens every page and follows every link."""
     seen: set[tuple[tuple[str, ...], bytes]] = set()
     distinct = []
@@ -695,7 +816,8 @@ def layouts(
     site: Path, browser: Browser, file_crawl: dict[Path, Visit]
 ) -> dict[int, dict[str, dict[str, Any]]]:
     """Per width, per page: its layout (``FIT_JS``). At the laptop width, the tab's, as the file crawl
-    measured it; at the others, each page loaded again in a context of that width."""
+    measured it; at the others, every page loaded again in a context of that width (every one, not
+    only the distinct ones: a version's name in the crumbs alone can move a line break)."""
     assert (VIEWPORT["width"], VIEWPORT["height"]) == (WIDTHS[0], 800)
     laptop = {str(p.relative_to(site)): v.layout for p, v in file_crawl.items()}
     found = {WIDTHS[0]: {page: lay for page, lay in laptop.items() if lay is not None}}
@@ -705,7 +827,7 @@ def layouts(
         try:
             page = ctx.new_page()
             found[width] = {}
-            for path in _distinct_pages(site):
+            for path in _html_pages(site):
                 page.goto(path.as_uri(), wait_until="load")
                 found[width][str(path.relative_to(site))] = page.evaluate(FIT_JS)
         finally:
@@ -718,7 +840,7 @@ def test_no_page_scrolls_sideways(
     site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
 ) -> None:
     """Nothing sticks out of the viewport (page width, or any box or text outside a scroll box)."""
-    assert len(layouts[width]) == len(_html_pages(site) if width == WIDTHS[0] else _distinct_pages(site))
+    assert len(layouts[width]) == len(_html_pages(site))
     problems = {
         page: [f"page is {lay['width']}px wide in {lay['viewport']}px; outside the viewport: {lay['wide']}"]
         for page, lay in layouts[width].items()
@@ -774,3 +896,106 @@ def test_the_layout_check_sees_overflow(site: Path, browser: Browser, tmp_path: 
         ctx.close()
     assert lay["width"] > 1280 and "td" in lay["wide"], lay
     assert [s for s in lay["scrolling"] if s.startswith("table: 20")], lay
+
+
+# --- what the reader sees: tables, chart text, labels, words (issue 35) -------------------------
+
+
+def _readings(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int, kind: str
+) -> dict[str, list[dict[str, Any]]]:
+    """Per page (the home page among them), what ``READING_JS`` found of one ``kind`` at ``width``."""
+    pages = layouts[width]
+    assert "index.html" in pages and len(pages) == len(_html_pages(site))
+    return {page: lay["reading"][kind] for page, lay in pages.items()}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_table_is_wider_than_the_screen(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    """No table needs a sideways scroll, in a scroll box or not: at a phone's width a table fits as
+    cards (``table.cards``) or by itself."""
+    found = _readings(site, layouts, width, "tables")
+    problems = {
+        f"{page} at {width}px": [
+            f"{t['table']} ({t['title']!r}) is {t['width']}px wide in {t['room']}px"
+            + (" although laid out as cards" if t["cards"] else " (not cards at this width)")
+            for t in tables
+        ]
+        for page, tables in found.items()
+    }
+    assert not any(problems.values()), _report(problems)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_chart_text_is_at_least_11_px(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    """Every visible text of a chart figure, as drawn (an SVG's text scaled with the SVG)."""
+    found = _readings(site, layouts, width, "small")
+    problems = {
+        f"{page} at {width}px": [
+            f"{x['chart']}: {x['element']} {x['text']!r} is {x['size']}px" for x in small
+        ]
+        for page, small in found.items()
+    }
+    assert not any(problems.values()), _report(problems)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_chart_labels_do_not_overlap(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    found = _readings(site, layouts, width, "overlaps")
+    problems = {
+        f"{page} at {width}px": [f"{x['chart']}: {x['first']!r} overlaps {x['second']!r}" for x in overlaps]
+        for page, overlaps in found.items()
+    }
+    assert not any(problems.values()), _report(problems)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_word_is_broken_inside(
+    site: Path, layouts: dict[int, dict[str, dict[str, Any]]], width: int
+) -> None:
+    """An identifier, verdict or number breaks only at its joints (_ - . / or a <wbr>), never mid-word;
+    " / " marks where the offending word broke."""
+    found = _readings(site, layouts, width, "broken")
+    problems = {
+        f"{page} at {width}px": [
+            f"{x['word']!r} in {x['in']} ({x['width']}px of text in {x['room']}px)" for x in broken
+        ]
+        for page, broken in found.items()
+    }
+    assert not any(problems.values()), _report(problems)
+
+
+CONTROL_PAGE = """<div class="table-wrap"><table><tr><td>{wide}</td></tr></table></div>
+<p style="width:12ch;font-family:monospace">abcdefghij_<wbr>klmnop
+<span style="display:inline-block;width:4ch;overflow-wrap:anywhere">PENDING</span></p>
+<figure class="chart-figure" id="control"><svg class="chart" viewBox="0 0 100 20" width="50">
+<text x="0" y="10">one</text><text x="2" y="10">two</text></svg></figure>"""
+
+
+def test_the_reading_checks_see_what_they_look_for(site: Path, browser: Browser, tmp_path: Path) -> None:
+    """The control: a wide table in a scroll box, a word broken mid-word and one at its joint, chart
+    text drawn at half its size and two labels on top of each other are each found."""
+    page_html = (site / "index.html").read_text(encoding="utf-8")
+    control = CONTROL_PAGE.format(wide="x" * 300)
+    (tmp_path / "control.html").write_text(
+        page_html.replace('<main id="main">', '<main id="main">' + control), encoding="utf-8"
+    )
+    ctx = browser.new_context(viewport={"width": 390, "height": 800}, bypass_csp=True)
+    try:
+        page = ctx.new_page()
+        page.goto((tmp_path / "control.html").as_uri(), wait_until="load")
+        found = page.evaluate(FIT_JS)["reading"]
+    finally:
+        ctx.close()
+    assert [t for t in found["tables"] if t["width"] > 390 and not t["cards"]], found["tables"]
+    assert {x["text"] for x in found["small"] if x["chart"] == "control"} == {"one", "two"}, found["small"]
+    assert [x for x in found["overlaps"] if {x["first"], x["second"]} == {"one", "two"}], found["overlaps"]
+    words = [x["word"] for x in found["broken"]]
+    assert any(w.startswith("PEND") and " / " in w for w in words), words
+    assert not any(w.startswith("abcdef") for w in words), words

@@ -148,11 +148,23 @@ def test_both_dialects_export_the_same_python_blocks() -> None:
     assert html == markdown == ["rows"]
 
 
-HOSTILE = ['a < b & "c" | d', "-x [y](z) *e* `f` {g} #1 @u", "t'itle <x>\nnext", "Ready", 0.5, None]
+HOSTILE = [
+    'a < b & "c" | d',
+    "-x [y](z) *e* `f` {g} #1 @u",
+    "t'itle <x>\nnext",
+    "Ready",
+    0.5,
+    None,
+    "flag_everything_baseline usage-2026-10/t03 79.5 a.b_<c>",
+]
 """Values whose markup and escaping a Python row piece and its block macro must agree on."""
 
 PIECES: list[tuple[str, Callable[[Cells, Any], Markup], str]] = [
-    ("td", lambda out, v: out.cell("num", "Score", v), "{% call b.td('num', 'Score') %}{{ v }}{% endcall %}"),
+    (
+        "td",
+        lambda out, v: out.cell("num", "Score", v),
+        "{% call b.td('num', 'Score') %}{{ v|breakable }}{% endcall %}",
+    ),
     (
         "td, title",
         lambda out, v: out.cell(None, "Why", "x", v),
@@ -161,14 +173,14 @@ PIECES: list[tuple[str, Callable[[Cells, Any], Markup], str]] = [
     (
         "td, bare",
         lambda out, v: out.cell("id", None, v, ""),
-        "{% call b.td('id', none, '') %}{{ v }}{% endcall %}",
+        "{% call b.td('id', none, '') %}{{ v|breakable }}{% endcall %}",
     ),
     (
         "tr",
         lambda out, v: out.row(f"r-{v}", [out.cell(None, None, v)]),
-        "{% call b.tr('r-' ~ v) %}{% call b.td() %}{{ v }}{% endcall %}{% endcall %}",
+        "{% call b.tr('r-' ~ v) %}{% call b.td() %}{{ v|breakable }}{% endcall %}{% endcall %}",
     ),
-    ("text", lambda out, v: out.text(v), "{{ v }}"),
+    ("text", lambda out, v: out.text(v), "{{ v|breakable }}"),
     (
         "figure",
         lambda out, v: out.figure(fmt_number(v if isinstance(v, float) else None)),

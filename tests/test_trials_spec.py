@@ -21,6 +21,7 @@ from generator.families.trials.models import PlannedTrial, TrialResult
 from generator.families.trials.scoring import metrics, score_trial
 from generator.families.trials.spec import BUILTIN_FILE, TrialsSpec, compile_spec, explain, seed_rules
 from tests.conftest import CORPUS, ROOT, edit_json, json_bytes, reseal, run_cli
+from tests.pages import source
 from tests.test_golden import GOLDEN
 
 BENCH = "vibe-delivery"
@@ -222,7 +223,7 @@ def test_a_frozen_successor_publishes_under_its_own_rules(tmp_path: Path, embed:
         "a required functional check did not pass",
         "2 counted interventions (at most 1): edit, retry",
     ]
-    page = (tmp_path / "site" / "v1" / "b" / "tiny" / "methodology.html").read_text()
+    page = source(tmp_path / "site" / "v1" / "b" / "tiny" / "methodology.html")
     assert "the first 2 publish free" in page
     assert "rounded to the nearest integer, halves up" in page
     assert "rates.basis_points: half_up" in page  # the interpretations state their parameters

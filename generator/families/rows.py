@@ -15,6 +15,7 @@ never with plain strings that could carry input text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, partial
@@ -103,6 +104,38 @@ def _escaped(value: object) -> str:
     return str(html()) if html is not None else _escape_inner(str(value))
 
 
+_JOINT = re.compile(r"(\S)([_\-./])(?=([^\s_\-./]))")
+
+
+def _joint(match: re.Match[str]) -> str:
+    before, joint, after = match.groups()
+    numeric = before.isdigit() and after.isdigit()
+    return f"{before}{joint}" if numeric else f"{before}{joint}<wbr>"
+
+
+def with_joints(html: str) -> str:
+    """Escaped text with ``<wbr>`` after each ``_``, ``-``, ``.`` and ``/`` inside a token
+    (``flag_everything_<wbr>baseline``, ``usage-<wbr>2026-10/<wbr>t03``): where a token longer
+    than its column may break, and only there, since no cell or link breaks anywhere else
+    (``overflow-wrap: anywhere`` is nowhere in the stylesheet). Not between two digits (``79.5``,
+    ``8/11``, ``2026-10`` are figures, never broken) nor at a token's ends. A ``<wbr>`` is no
+    character: copying and searching see the text as it is. Entities hold none of the four."""
+    return _JOINT.sub(_joint, html)
+
+
+def _breakable(value: object) -> str:
+    """``_escaped(value)`` with its joints (:func:`with_joints`); Markup passes as it is, written
+    where it was made (its tags hold ``/`` too)."""
+    html = getattr(value, "__html__", None)
+    return str(html()) if html is not None else with_joints(_escaped(value))
+
+
+def breakable(value: object) -> Markup:
+    """The HTML pages' ``breakable`` filter: an identifier, path or label escaped, with its joints
+    (the Markdown outputs' ``breakable`` leaves the value as it is: text there has no ``<wbr>``)."""
+    return _safe(_breakable(value))
+
+
 _safe: Callable[[str], Markup] = partial(str.__new__, Markup)
 """Text that is already safe HTML as a Markup, made by ``str`` itself: what ``Markup(text)`` makes
 of a plain string, without its Python constructor. Only the pieces below use it, on text they
@@ -128,10 +161,10 @@ class HtmlCells:
 
     def cell(self, class_: str | None, label: str | None, value: object, title: object = None) -> Markup:
         title_attr = f' title="{_escaped(title)}"' if title else ""
-        return _safe(f"{_td_open(class_, label)}{title_attr}>{_escaped(value)}</td>\n")
+        return _safe(f"{_td_open(class_, label)}{title_attr}>{_breakable(value)}</td>\n")
 
     def text(self, value: object) -> Markup:
-        return _safe(_escaped(value))
+        return _safe(_breakable(value))
 
     def figure(self, value: str) -> Markup:
         return _safe(_escaped(value))
@@ -141,13 +174,13 @@ class HtmlCells:
         return _safe(f'<span class="badge b-{shown}">{shown}</span>')
 
     def muted(self, value: object) -> Markup:
-        return _safe(f'<span class="muted">{_escaped(value)}</span>')
+        return _safe(f'<span class="muted">{_breakable(value)}</span>')
 
     def strong(self, value: object) -> Markup:
-        return _safe(f"<strong>{_escaped(value)}</strong>")
+        return _safe(f"<strong>{_breakable(value)}</strong>")
 
     def span(self, value: object, class_: str) -> Markup:
-        return _safe(f'<span class="{_escaped(class_)}">{_escaped(value)}</span>')
+        return _safe(f'<span class="{_escaped(class_)}">{_breakable(value)}</span>')
 
     def hint(self, value: Markup, title: object) -> Markup:
         return _safe(f'<span title="{_escaped(title)}">{_escaped(value)}</span>')

@@ -35,7 +35,7 @@ from generator import __version__
 from generator.canon import canonical_json
 from generator.families.base import RunView
 from generator.families.registry import FAMILIES
-from generator.families.rows import RowWriter, html_rows
+from generator.families.rows import RowWriter, breakable, html_rows
 from generator.figures.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.figures.ranking import Ranking
 from generator.figures.units import (
@@ -315,13 +315,22 @@ BLOCKS = "_blocks.html"
 @cache
 def html_env() -> Environment:
     env = _environment(autoescape=True)
+    env.filters["breakable"] = breakable
     env.globals.update(blocks=BLOCKS, page_suffix=".html", html_rows=html_rows, link=_link, linked=_linked)
     return env
 
 
 @cache
 def markdown_env() -> Environment:
-    return _environment(autoescape=False)
+    env = _environment(autoescape=False)
+    env.filters["breakable"] = _as_written
+    return env
+
+
+def _as_written(value: object) -> object:
+    """The Markdown outputs' ``breakable``: the value as it is (``<wbr>`` is HTML; a Markdown line
+    breaks where its reader's renderer breaks it)."""
+    return value
 
 
 DEFAULT_LOOK = SiteLook()
