@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import posixpath
 from html.parser import HTMLParser
@@ -142,6 +143,60 @@ def test_versions_index_links_the_version(site: Path) -> None:
     page = parse(site / "index.html")
     assert "v1/index.html" in page.links
     assert posixpath.normpath("v1/index.html") in [posixpath.normpath(x) for x in page.links]
+
+
+def words(path: Path) -> str:
+    return " ".join("".join(parse(path).text).split())
+
+
+def test_home_page_says_who_leads_in_the_newest_version_first(site: Path) -> None:
+    """Before anything else, each benchmark of the newest version: its title, linked to its
+    leaderboard, then its headline's sentence, in the report's order."""
+    newest = json.loads((site / "versions.json").read_text())["versions"][-1]
+    report = json.loads((site / newest / "data" / "site.json").read_text())
+    page = parse(site / "index.html")
+    text = words(site / "index.html")
+    top = text[: text.index("What changed")]
+    assert top.count(" leads on ") == len(report["benchmarks"])
+    for bench in report["benchmarks"]:
+        assert f"{bench['title']} {bench['headline']['sentence']}" in top, bench["id"]
+    leaderboards = [link for link in page.links if link.startswith(f"{newest}/b/")]
+    ordered = [f"{newest}/b/{bench['id']}/index.html" for bench in report["benchmarks"]]
+    assert leaderboards[: len(ordered)] == ordered
+    latest = text.index("What changed Each version against")
+    assert text.index(f"{newest} since ") > latest  # then the newest version's changes
+
+
+def test_home_page_has_one_short_row_per_version_and_no_status_paragraph(site: Path) -> None:
+    """The versions table grows by one row per version, each benchmark's status a badge of a few
+    words: the ADR's status paragraph (recsys-grounding) is nowhere on the page, not even in an
+    attribute, and no rubric status is repeated whole unless it is that short."""
+    versions = json.loads((site / "versions.json").read_text())["versions"]
+    raw = html.unescape((site / "index.html").read_text(encoding="utf-8"))
+    (table,) = [t for t in pages.parse(site / "index.html").tables if t.head[:2] == ["Version", "Benchmarks"]]
+    assert table.cards and [cells[0].split()[0] for _, cells in table.rows] == versions[::-1]
+    for version in versions:
+        record = json.loads((site / version / "data" / "build.json").read_text())
+        adr = next(b["status"] for b in record["benchmarks"] if b["id"] == "recsys-grounding")
+        assert adr.startswith("Status: Accepted") and adr not in raw and adr[40:80] not in raw
+        assert STATUS not in raw  # the historical rubric's status line too: its badge only
+    shown = (  # each benchmark's id, then its badge when its rubric has a status line (four of six)
+        "agent-dx historical agent-dx-successor frozen successor docs-quality frozen je-validation "
+        "recsys-grounding accepted vibe-delivery"
+    )
+    assert table.column("Benchmarks") == [shown] * len(versions)
+
+
+def test_home_page_change_anchors_resolve(site: Path) -> None:
+    """``index.html#changes-<version>`` (docs/site.md: stable) for every version, each row linking
+    its own; every in-page link lands on an id."""
+    versions = json.loads((site / "versions.json").read_text())["versions"]
+    page = parse(site / "index.html")
+    assert {f"changes-{v}" for v in versions} | {"changes", "versions"} <= page.ids
+    assert {f"#changes-{v}" for v in versions} <= set(page.links)
+    assert all(link[1:] in page.ids for link in page.links if link.startswith("#"))
+    (table,) = [t for t in pages.parse(site / "index.html").tables if t.head[:2] == ["Version", "Benchmarks"]]
+    assert [cells[-1] for _, cells in table.rows][-1] == "first version"
 
 
 def test_every_leaderboard_and_the_version_index_open_with_the_headline(site: Path) -> None:

@@ -15,6 +15,7 @@ from generator.render.badges import render_badges
 from generator.render.syndication import summary
 from generator.report.changes import version_changes
 from generator.report.history import report_points
+from generator.report.model import headlines
 from generator.score.cache import RunCache
 from tests.conftest import ROOT
 
@@ -37,6 +38,7 @@ def derived(past: Past, site: Path) -> tuple[object, ...]:
         past.changes(EARLIER, None, None, before),
         past.badges(after),
         past.run_counts(after),
+        past.headlines(after),
     )
 
 
@@ -51,6 +53,7 @@ def expected(site: Path) -> tuple[object, ...]:
         version_changes(EARLIER, None, None, None),
         render_badges(after),
         {b.id: b.run_count for b in after.benchmarks},
+        headlines(after),
     )
 
 
@@ -62,8 +65,8 @@ def test_each_value_is_what_the_report_yields_and_a_second_build_reads_no_report
     assert derived(first, site) == expected(site)
     assert derived(first, site) == expected(site)  # asked again in the same build: from memory
     assert (
-        first.reports_read == 6
-    )  # the points of each, the badges and run counts of one, two for the changes
+        first.reports_read == 7
+    )  # the points of each, the badges, run counts and headlines of one, two for the changes
     second = Past(RunCache(tmp_path / "cache", KEY))
     assert derived(second, site) == expected(site)
     assert second.reports_read == 0
@@ -97,7 +100,7 @@ def test_a_damaged_entry_is_discarded_and_derived_again(site: Path, tmp_path: Pa
     cache = tmp_path / "cache"
     assert derived(Past(RunCache(cache, KEY)), site) == expected(site)
     blobs = sorted((cache / f"{KIND}-v1").rglob("*.blob"))
-    assert len(blobs) == 5  # the first version's changes need no report: not kept
+    assert len(blobs) == 6  # the first version's changes need no report: not kept
     for blob in blobs:
         if how == "blob changed":
             blob.write_bytes(blob.read_bytes().replace(b'"', b"'", 1))
@@ -106,7 +109,7 @@ def test_a_damaged_entry_is_discarded_and_derived_again(site: Path, tmp_path: Pa
     key = b"o" * 32 if how == "another key" else KEY
     again = Past(RunCache(cache, key))
     assert derived(again, site) == expected(site)
-    assert again.reports_read == 6
+    assert again.reports_read == 7
 
 
 def test_an_unreadable_report_derives_nothing_and_is_not_comparable(site: Path, tmp_path: Path) -> None:
@@ -115,6 +118,7 @@ def test_an_unreadable_report_derives_nothing_and_is_not_comparable(site: Path, 
     assert past.points(EARLIER, site / EARLIER) == {}
     assert past.badges(site / EARLIER) == {}
     assert past.run_counts(site / EARLIER) is None
+    assert past.headlines(site / EARLIER) is None
     assert summary(past.run_counts(site / EARLIER), {"benchmarks": [{"id": "a", "title": "A"}]}) == (
         "1 benchmark: A"
     )

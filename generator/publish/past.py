@@ -2,8 +2,9 @@
 
 Each published version's ``data/site.json`` yields a few small things later builds need again: its
 subjects' primary figures (the history a leaderboard charts, ``history.py``), what changed since the
-version before it (the versions page and ``versions.json``, ``changes.py``), its badges and its run
-counts (the feed). Reading a report back through its model costs about a second for a version of
+version before it (the versions page and ``versions.json``, ``changes.py``), its badges, its
+benchmarks' headlines (the home page says who leads in the latest version) and its run counts (the
+feed). Reading a report back through its model costs about a second for a version of
 10,000 runs, and every build used to read every version, twice: a site's tenth version paid ten
 times what its second did.
 
@@ -37,7 +38,7 @@ from generator.report.history import Point, PointKey, report_points
 
 if TYPE_CHECKING:
     from generator.report.changes import VersionChanges
-    from generator.report.model import SiteReport
+    from generator.report.model import Headlines, SiteReport
     from generator.score.cache import RunCache
 
 SITE_JSON = "data/site.json"
@@ -188,6 +189,20 @@ class Past:
         found = self._derived(self._key("badges", digest), Badges, derive)
         return {} if found is None else {rel: text.encode("utf-8") for rel, text in found.files.items()}
 
+    def headlines(self, folder: Path) -> Headlines | None:
+        """A version's benchmarks with their headlines; None when its report cannot be read."""
+        from generator.report.model import Headlines, headlines
+
+        digest = self.digest(folder)
+        if digest is None:
+            return None
+
+        def derive() -> Headlines | None:
+            report = self.report(folder)
+            return None if report is None else headlines(report)
+
+        return self._derived(self._key("headlines", digest), Headlines, derive)
+
     def run_counts(self, folder: Path) -> dict[str, int] | None:
         """Runs per benchmark of a version; None when its report cannot be read."""
         digest = self.digest(folder)
@@ -211,8 +226,10 @@ class Past:
     ) -> None:
         """A version this build rendered into ``folder``, from its ``report`` in memory (the one its
         site.json was written from): its points, badges, run counts and, when ``changes`` were
-        computed against ``previous`` (version, folder), those; publishing then reads it back for none."""
+        computed against ``previous`` (version, folder), those; publishing then reads it back for none.
+        Its headlines too: the home page names them when it is the latest."""
         from generator.render.badges import render_badges
+        from generator.report.model import headlines
 
         digest = self.digest(folder)
         if digest is None:
@@ -220,6 +237,7 @@ class Past:
         self._keep(self._key("points", version, digest), _keyed(report_points(version, report)))
         self._keep(self._key("badges", digest), _badges(render_badges(report)))
         self._keep(self._key("runs", digest), _counts(report))
+        self._keep(self._key("headlines", digest), headlines(report))
         if previous is not None and changes is not None and changes.previous == previous[0]:
             old = self.digest(previous[1])
             if old is not None and changes.comparable:

@@ -674,7 +674,9 @@ def _online_files(
 
 IndexPages = Callable[[list[dict[str, Any]], str | None, SiteLook], dict[str, bytes]]
 """What renders the site-level pages (``404.html``, ``index.html``) from the versions' entries, newest
-first, the latest version's name and the site's look: the build hands it over (``render.render_index``);
+first (each its ``version``, build ``record``, ``changes`` and, for the latest only, its benchmarks'
+``headlines``: ``past.Headlines``, None when its report cannot be read or for an earlier version),
+the latest version's name and the site's look: the build hands it over (``render.render_index``);
 the writer imports no renderer (``sitemap.xml`` and ``feed.xml`` of a site with a base URL are
 rendered where they are made, on demand)."""
 
@@ -702,14 +704,20 @@ def _stage_index(
     order = _versions(out, [name for name, _ in added], confirmed)
     folders = {v: out / v for v in order} | dict(added)
     changes = _changes(folders, order, past)
+    latest = order[-1] if order else None
     entries = [
-        {"version": v, "record": _record(folders[v]), "changes": c}
+        {
+            "version": v,
+            "record": _record(folders[v]),
+            "changes": c,
+            "headlines": past.headlines(folders[v]) if v == latest else None,
+        }
         for v, c in zip(reversed(order), reversed(changes), strict=True)
     ]
     index = VersionsIndex(versions=tuple(order), changes=tuple(changes))
     data = {
         **_online_files(look, order, folders, changes, past),
-        **pages(entries, order[-1] if order else None, look),
+        **pages(entries, latest, look),
         VERSIONS: canonical_json(index.model_dump(mode="json")).encode("utf-8"),
     }
     parent, prefix = temp_prefix(out)

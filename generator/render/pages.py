@@ -54,6 +54,7 @@ from generator.inputs.identity import generator_digest, templates_dir
 from generator.inputs.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.progress import SILENT, Progress
 from generator.render.charts import forest, forest_rows, grid, grid_rows, trend
+from generator.render.home import version_row
 from generator.render.single import ON_PAGE, Anchors, standalone
 from generator.render.syndication import FeedEntry
 from generator.report.history import NO_HISTORY, History
@@ -630,8 +631,10 @@ def render_index(versions: list[dict[str, Any]], latest: str | None, look: SiteL
 def render_versions(
     versions: list[dict[str, Any]], latest: str | None, look: SiteLook = DEFAULT_LOOK
 ) -> bytes:
-    """``site/index.html``: every published version, newest build first as given."""
-    page = render_html("index.html", "versions.html", look=look, versions=versions, latest=latest)
+    """``site/index.html``: who leads in the latest version and what changed in it, then one row per
+    published version, newest build first as given (``home.version_row``)."""
+    rows = [version_row(entry) for entry in versions]
+    page = render_html("index.html", "versions.html", look=look, rows=rows, latest=latest)
     return page.encode("utf-8")
 
 

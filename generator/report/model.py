@@ -90,3 +90,29 @@ class BuildRecord(Model):
         description="sha256 of every other file of the version, by path (empty from older generators): "
         "a no-op rebuild checks the published bytes against them.",
     )
+
+
+class LatestHeadline(Model):
+    """One benchmark's headline, as the site's home page shows it for the latest version."""
+
+    id: str
+    title: str
+    headline: Headline
+
+
+class Headlines(Model):
+    """A version's benchmarks and their headlines, in the report's order: the home page's "who leads".
+    The whole ``Headline``, so what a headline says beside its sentence reaches the home page too. Not
+    a published file: kept in the run cache (``publish.past``) and rendered into ``site/index.html``."""
+
+    benchmarks: tuple[LatestHeadline, ...]
+
+
+def headlines(report: SiteReport) -> Headlines:
+    """Each benchmark of a version with its headline, from the version's report."""
+    return Headlines(
+        benchmarks=tuple(
+            LatestHeadline(id=bench.id, title=bench.title, headline=bench.headline)
+            for bench in report.benchmarks
+        )
+    )
