@@ -204,7 +204,8 @@ def test_missing_trials_are_named_as_failures(report: SiteReport) -> None:
 
 def test_the_example_pages_put_the_caveats_beside_the_headline(example_site: Path) -> None:
     """recsys-grounding and je-validation open with their caveats in the headline's box, on the
-    leaderboard, in the single-file report and in the release notes."""
+    leaderboard, in the single-file report and in the release notes; the home page and the version's
+    index, which show only the sentence, show the caveats right under it."""
     version = example_site / "v1"
     site = json.loads((version / "data" / "site.json").read_text(encoding="utf-8"))
     kinds = {b["id"]: {c["kind"] for c in b["headline"]["caveats"]} for b in site["benchmarks"]}
@@ -212,6 +213,8 @@ def test_the_example_pages_put_the_caveats_beside_the_headline(example_site: Pat
     assert kinds["je-validation"] == {"baseline-violated", "agreement-below-protocol", "fabricated-citations"}
     notes = " ".join((version / "release-notes.md").read_text(encoding="utf-8").replace("\\", "").split())
     report = " ".join("".join(pages.parse(version / "report.html").text).split())
+    home = " ".join("".join(pages.parse(example_site / "index.html").text).split())
+    index = " ".join("".join(pages.parse(version / "index.html").text).split())
     for bench in ("recsys-grounding", "je-validation"):
         raw = (version / "b" / bench / "index.html").read_text(encoding="utf-8")
         box = raw[raw.index('<section class="headline"') : raw.index("</section>")]
@@ -221,4 +224,8 @@ def test_the_example_pages_put_the_caveats_beside_the_headline(example_site: Pat
             assert f'data-caveat="{caveat["kind"]}"' in box
             assert caveat["text"] in text and caveat["text"] in report
             assert caveat["text"] in notes  # Markdown's escapes left out
+            for shown in (home, index):
+                sentence = next(b for b in site["benchmarks"] if b["id"] == bench)["headline"]["sentence"]
+                after = shown[shown.index(sentence) + len(sentence) :]
+                assert after.lstrip().startswith("Read this first:") and caveat["text"] in after
     assert "Every run of every arm has the verdict FAIL or PENDING" in notes

@@ -777,9 +777,15 @@ def test_turning_a_failed_store_row_into_a_passed_one_never_lowers_k(data: st.Da
 # --- (e) HTML, Markdown and JSON agree, whatever runs a build holds -----------------------------
 
 
-def fmt3(value: float) -> str:
-    """Three decimals, half up from the shortest spelling, as pages print them (written out here)."""
-    return str(Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+def places(n: int) -> int:
+    """Decimals of a percentage of n things on every page: none up to n = 100, one up to 1000, ...
+    (written out here: one thing more or less must be able to move the last digit)."""
+    return max(0, len(str(max(n, 1) - 1)) - 2)
+
+
+def half_up(value: float, digits: int) -> str:
+    """``value`` to ``digits`` decimals, half up from its shortest spelling."""
+    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP))
 
 
 def band(row: dict[str, Any]) -> str:
@@ -790,19 +796,23 @@ def band(row: dict[str, Any]) -> str:
 
 
 def shown(row: dict[str, Any], kind: str) -> list[str]:
-    """What a leaderboard row must show of a ranking row: its figure and interval, as text."""
+    """What a leaderboard row must show of a ranking row: its figure and interval, as text, in the
+    precision its n carries (a mean two decimals more than a percentage of as many things)."""
     if row["estimate"] is None:
         return []
+    n, d = row.get("numerator"), row["denominator"]
     if kind == "mean":
-        return [f"{fmt3(row['estimate'])} ± {fmt3(row['sd'])} (n = {row['denominator']})"]
+        digits = places(d) + 2
+        return [f"{half_up(row['estimate'], digits)} ± {half_up(row['sd'], digits)} (n = {d})"]
     interval = row["interval"]
-    n, d = row["numerator"], row["denominator"]
-    hundredths = (20000 * n // d + 1) // 2  # a percentage rounded half up, beside the exact n/d
+    digits = places(d)
+    scaled = 100 * n * 10**digits
+    figure = Decimal(scaled // d + (2 * (scaled % d) >= d)).scaleb(-digits)  # exact, half up
     low, high = (
-        (Decimal(repr(interval[k])) * 100).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+        (Decimal(repr(interval[k])) * 100).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
         for k in ("low", "high")
     )
-    return [f"{hundredths // 100}.{hundredths % 100:02d}% ({n}/{d})", f"{low}%–{high}%"]
+    return [f"{figure}% ({n}/{d})", f"{low}–{high}%"]
 
 
 def row_shows(cells: list[str], row: dict[str, Any], kind: str, subject: str, title: str | None) -> bool:

@@ -75,9 +75,10 @@ def ci(low: float, high: float) -> Interval:
     return Interval(low=low, high=high, confidence=0.95, method="hand-made", n=10)
 
 
-def fmt3(value: float) -> str:
-    """Three decimals rounded half up from the shortest spelling (0.8125 → 0.813), as pages print."""
-    return str(Decimal(repr(value)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+def fmt2(value: float) -> str:
+    """Two decimals rounded half up from the shortest spelling (0.8125 → 0.81): a mean of at most 100
+    scores, as pages print it (two decimals more than a whole percentage of as many things)."""
+    return str(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def band(row: dict[str, Any]) -> str:
@@ -93,16 +94,16 @@ def desc_line(row: dict[str, Any]) -> str:
         return f"{row['subject']}: no measurement"
     interval = row["interval"]
     n, d = row["numerator"], row["denominator"]
-    rate = n is not None  # a rate in whole percent (every n here is at most 100), rounded half up
-    assert not rate or d <= 100, "written out here for shares of at most 100 things"
-    value = pct0 if rate else fmt3
+    rate = n is not None  # a rate in whole percent, a mean in two decimals (every n here is at most 100)
+    assert d <= 100, "written out here for shares and means of at most 100 things"
+    value = pct0 if rate else fmt2
     spread = (
         "no interval"
         if interval is None
         else f"95% interval {value(interval['low'])} to {value(interval['high'])}"
     )
     shown = band(row) if row["rank_best"] is None else f"rank {band(row)}"
-    figure = f"{(200 * n // d + 1) // 2}% ({n}/{d})" if rate else fmt3(row["estimate"])
+    figure = f"{(200 * n // d + 1) // 2}% ({n}/{d})" if rate else fmt2(row["estimate"])
     return f"{row['subject']}: {figure}, {spread}, {shown}"
 
 
@@ -483,7 +484,7 @@ def test_forest_plot_desc_gives_each_subject_its_estimate_and_band(example: Buil
             assert desc == "; ".join(desc_line(row) for row in ranking["rows"]) + "."
             for row in ranking["rows"]:
                 assert row["subject"] in desc
-                shown = fmt3 if row["numerator"] is None else pct0  # a rate reads in whole percent
+                shown = fmt2 if row["numerator"] is None else pct0  # n ≤ 100: whole percent, two decimals
                 assert row["estimate"] is None or shown(row["estimate"]) in desc
 
 

@@ -24,7 +24,7 @@ from pydantic import Field
 from generator.figures.model import Model
 from generator.figures.numbers import fmt_number
 from generator.figures.ranking import Ranking, Standing
-from generator.figures.units import gap_points, rate_words, share_digits
+from generator.figures.units import gap_points, mean_digits, mean_score, rate_words, share_digits
 
 Separation = Literal["separated", "not separated", "alone", "nothing measured"]
 CaveatKind = Literal[
@@ -122,7 +122,7 @@ def _figure(row: Standing, ranking: Ranking, wording: Wording) -> str:
         shown = rate_words(row.numerator, row.denominator)
         return f"{shown}; {detail}" if detail else shown
     inner = f"n = {row.denominator}; {detail}" if detail else f"n = {row.denominator}"
-    return f"{fmt_number(row.estimate, 2)} ({inner})"
+    return f"{mean_score(row.estimate, row.denominator)} ({inner})"
 
 
 def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wording) -> str:
@@ -133,7 +133,8 @@ def _margin(leader: Standing, runner: Standing, ranking: Ranking, wording: Wordi
         digits = share_digits(max(leader.denominator or 0, runner.denominator or 0))
         return f"{gap_points(mine - theirs, digits)} percentage points ahead of {behind}"
     gap = (leader.estimate or 0.0) - (runner.estimate or 0.0)
-    return f"{fmt_number(gap, 2)} ahead of {behind}"
+    digits = mean_digits(max(leader.denominator or 0, runner.denominator or 0))
+    return f"{fmt_number(gap, digits)} ahead of {behind}"
 
 
 def _separation(

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import escape
 
-from generator.figures.numbers import fmt_band, fmt_number
-from generator.figures.units import percent_of
+from generator.figures.numbers import fmt_band
+from generator.figures.units import mean_score, percent_of
 
 if TYPE_CHECKING:
     from generator.figures.ranking import Standing
@@ -49,7 +49,7 @@ def _badge_value(kind: str, row: Standing) -> str:
     if kind == "rate" and row.numerator is not None:
         figure = f"{percent_of(row.numerator, row.denominator, 0)} ({row.numerator}/{row.denominator})"
     else:
-        figure = f"{fmt_number(row.estimate, 2)} (n = {row.denominator})"
+        figure = f"{mean_score(row.estimate, row.denominator)} (n = {row.denominator})"
     return figure if row.rank_best is None else f"rank {band} · {figure}"
 
 

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 from generator.figures.model import Rate
 from generator.figures.numbers import fmt_band, fmt_number
 from generator.figures.ranking import Breakdown, Ranking, Standing
-from generator.figures.units import MISSING, percent, percent_of, share_digits
+from generator.figures.units import MISSING, mean_digits, percent, percent_of, share_digits
 
 if TYPE_CHECKING:
     from generator.report.history import Point, Series
@@ -83,8 +83,10 @@ def _svg(chart_id: str, width: int, height: int, title: str, desc: str, body: li
 
 def _value(ranking: Ranking, value: float, denominator: int) -> str:
     """A value on the chart's scale: a percentage in the precision a share of ``denominator`` things
-    carries (as the tables print it), the figure itself for a mean."""
-    return percent(value, share_digits(denominator)) if ranking.kind == "rate" else fmt_number(value, 3)
+    carries (as the tables print it), a mean in the decimals its count carries."""
+    if ranking.kind == "rate":
+        return percent(value, share_digits(denominator))
+    return fmt_number(value, mean_digits(denominator))
 
 
 def _reference(ranking: Ranking, value: float) -> str:
@@ -95,7 +97,7 @@ def _reference(ranking: Ranking, value: float) -> str:
 def _estimate(ranking: Ranking, row: Standing) -> str:
     if ranking.kind == "rate" and row.numerator is not None:
         return f"{percent_of(row.numerator, row.denominator)} ({row.numerator}/{row.denominator})"
-    return fmt_number(row.estimate, 3)
+    return fmt_number(row.estimate, mean_digits(row.denominator))
 
 
 def _spread(ranking: Ranking, row: Standing) -> str:

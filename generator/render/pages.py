@@ -37,9 +37,10 @@ from generator.families.base import RunView
 from generator.families.registry import FAMILIES
 from generator.families.rows import RowWriter, breakable, html_rows
 from generator.figures.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
-from generator.figures.ranking import Ranking
+from generator.figures.ranking import Comparison, Ranking
 from generator.figures.units import (
     basis_points,
+    difference,
     duration_ms,
     mean_score,
     percent,
@@ -197,6 +198,14 @@ def _relative_folder(folder: str, here: str) -> str:
     return posixpath.relpath(folder or ".", here or ".")
 
 
+def _gap(comparison: Comparison, ranking: Ranking, value: float | None) -> str:
+    """``value`` (a comparison's difference or smallest detectable difference) in the precision of the
+    two figures it compares: that of the larger n of the two rows."""
+    pair = {comparison.higher, comparison.lower}
+    count = max((row.denominator for row in ranking.rows if row.subject in pair), default=0)
+    return difference(value, ranking.kind, count)
+
+
 @pass_context
 def _anchor(context: Context, name: str) -> str:
     """The id a partial writes for ``name``, as its ``anchors`` have it (``single.Anchors.id``)."""
@@ -257,7 +266,9 @@ def _environment(autoescape: bool) -> Environment:
     )
     env.filters["pct"] = lambda r, digits=None: percent_of(r.numerator, r.denominator, digits)
     env.filters["bounds"] = lambda r: percent_range(r.interval.low, r.interval.high, r.denominator)
+    env.filters["range_of"] = lambda interval, n: percent_range(interval.low, interval.high, n)
     env.filters["band"] = lambda s: fmt_band(s.rank_best, s.rank_worst)
+    env.filters["gap"] = _gap
     env.globals.update(
         url=_url,
         forest=forest,
