@@ -39,9 +39,9 @@ def trials_rows(out: Cells, trials: Sequence[TrialRow], reveal: RevealRecord | N
                 out.cell(None, "Provider", provider),
                 out.cell("id", "Prompt", out.text(t.prompt_id) + DOT + out.text(t.prompt_corpus_version)),
                 out.cell(None, "Success", success),
-                out.cell(None, "Terminal", t.terminal),
-                out.cell(None, "Build", t.build),
-                out.cell(None, "Boot", t.boot),
+                out.cell(
+                    None, "Terminal · build · boot", DOT.join(map(out.text, (t.terminal, t.build, t.boot)))
+                ),
                 out.cell("num", "Required checks", Markup("/").join(map(out.text, checks))),
                 out.cell(None, "Counted interventions", interventions),
                 out.cell("num", "Elapsed", _elapsed(out, t.elapsed_ms)),
@@ -58,13 +58,17 @@ def _elapsed(out: Cells, ms: int | None) -> Markup:
 
 
 def _cost(out: Cells, t: TrialRow) -> Markup:
-    """The measured cost (its exact micros as the hint) and the note on how it was measured."""
-    note = out.text(t.cost_note)
+    """The measured cost, its exact micros and how it was measured as the hint; why it is unavailable
+    when it is."""
     if t.cost_usd_micros is None:
-        return note
-    return out.hint(out.text(usd_micros(t.cost_usd_micros)), f"{t.cost_usd_micros} USD micros") + DOT + note
+        return out.text(t.cost_note)
+    return out.hint(out.text(usd_micros(t.cost_usd_micros)), f"{t.cost_usd_micros} USD micros, {t.cost_note}")
 
 
 def _evaluator(out: Cells, evaluator: str | None) -> Markup:
-    """The evaluator's hash, shortened, the whole of it as the hint."""
-    return out.code_hint(f"{evaluator[:19]}…", evaluator) if evaluator else Markup("—")
+    """The evaluator's hash, its first eight digits (after any ``sha256:``), the whole of it as the
+    hint: enough to tell evaluators apart on one page."""
+    if not evaluator:
+        return Markup("—")
+    digest = evaluator.rpartition(":")[2]
+    return out.code_hint(f"{digest[:8]}…" if len(digest) > 8 else digest, evaluator)
