@@ -68,6 +68,7 @@ from generator.families.components.spec import (
 from generator.families.specs import SpecSource, resolve
 from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 from generator.figures.model import Model
+from generator.figures.units import counted
 from generator.inputs.discover import VerifiedFolder
 from generator.inputs.jsonio import iter_models
 
@@ -547,7 +548,7 @@ def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsStat
     blind = BlindRecord(
         subjects_blind=False,
         statement=(
-            f"Rationales were scored by {len(judges)} judge(s) known only by one-way hashes; per "
+            f"Rationales were scored by {counted(len(judges), 'judge')} known only by one-way hashes; per "
             "the contract's judge protocol a judge sees the rationale, evidence log and ground truth "
             "— never the model's identity. Models are shown under the ids their runs declare."
         ),

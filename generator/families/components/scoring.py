@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from generator.families.components.models import FOCUS, Episode, Finding, SeededDefect, Task
 from generator.families.components.spec import CompiledFormula, ComponentsRules, exact
+from generator.figures.units import counted
 
 Ratio = Fraction | None
 
@@ -171,7 +172,8 @@ def rationale(episode: Episode, task: Task, rules: ComponentsRules, focused: boo
         note = f"not scored: no judgment for {', '.join(unjudged)}"
     elif task.level in rules.judge_levels and fewest < rules.judges_needed:
         needed = rules.judges_needed
-        note = f"not scored as {task.level}: {fewest} judge(s) on a criterion, the protocol needs {needed}"
+        judges = counted(fewest, "judge")
+        note = f"not scored as {task.level}: {judges} on a criterion, the protocol needs {needed}"
     else:
         return _scored(criteria, rules)
     return Rationale(criteria, note)

@@ -23,6 +23,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from generator.families.input_base import SchemaVersion1, Strict
+from generator.figures.units import counted
 from generator.inputs.jsonio import ExactNumber, ExactShare, exact_words, plain_decimal
 
 OutcomeMetric = Literal["f1", "issue_type_accuracy", "exactness"]
@@ -446,8 +447,8 @@ def _explain_rationale(rat: Rationale) -> str:
         )
     text += (
         f". On {', '.join(rat.judges.levels) or 'no level'} every criterion needs at least "
-        f"{rat.judges.at_least} judge(s), else the rationale is not scored; a criterion no judge scored "
-        "leaves it unscored on any level."
+        f"{counted(rat.judges.at_least, 'judge')}, else the rationale is not scored; a criterion no "
+        "judge scored leaves it unscored on any level."
     )
     if rat.citation_audit is not None:
         text += (
