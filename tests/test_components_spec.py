@@ -150,10 +150,12 @@ def refused(root: Path, tmp_path: Path) -> str:
 
 # --- nothing moved: the seed contract under the built-in specification ----------------------------
 
-BEFORE = "cdc47d1f07a1dc874c89aacbce911dca0cb8b818dcbf82d481ed5a162e78c3bb"
-"""sha256 of data/benchmarks/je-validation.json in the golden site before specifications existed."""
-RUNS_BEFORE = "b98ba05cab5597adabbb1d2a78841acb36f3a065807e93e8d7094c3ed356e1ed"
-"""sha256 over the names and bytes of data/runs/je-validation/*.json in that golden site."""
+BEFORE = "27915289c77b1a40a47ebcad17c55f27b034c1636c08754a0335e7f34fff27cc"
+"""sha256 of data/benchmarks/je-validation.json in the golden site before specifications existed,
+with one wording change since: a count of judges says "3 judges", no longer "3 judge(s)"."""
+RUNS_BEFORE = "971461fbcb420430ee7ef92bfa3c642bb1f0690f7fa1ff5ec58872d7f1de5efe"
+"""sha256 over the names and bytes of data/runs/je-validation/*.json in that golden site (with the
+same wording change in an unscored rationale's note)."""
 
 
 def without_specification(entry: dict[str, Any]) -> dict[str, Any]:
@@ -199,7 +201,7 @@ def test_the_built_in_specification_states_the_seeds_rules() -> None:
     assert lines[6] == (
         "Pass bar: the 4 global criteria total at least 9, and no criterion (focus included) at or below 0."
     )
-    assert any("On L4 every criterion needs at least 3 judge(s)" in line for line in lines)
+    assert any("On L4 every criterion needs at least 3 judges" in line for line in lines)
 
 
 # --- a successor publishes under its own rules ----------------------------------------------------
