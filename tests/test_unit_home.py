@@ -11,6 +11,7 @@ from generator.render.home import change_summary, status_badge
 from generator.render.pages import render_versions
 from generator.report.changes import BenchmarkChanges, FigureChange, VersionChanges
 from tests.pages import Page, squash
+from tests.test_unit_syndication import bench_change
 
 ADR = (
     "Status: Accepted (2026-09-07). The owner answered §6's Q-A — inside the rule — and Wave 2 was "
@@ -41,21 +42,6 @@ def test_a_status_line_becomes_a_word_or_two(status: str | None, badge: str | No
     assert status_badge(status) == badge
 
 
-def bench(name: str, **fields: Any) -> BenchmarkChanges:
-    values: dict[str, Any] = {
-        "benchmark": name,
-        "state": "changed",
-        "folders_added": (),
-        "folders_removed": (),
-        "folders_resealed": (),
-        "rubric_changed": False,
-        "figures": (),
-        "corrections_added": (),
-        "revealed": None,
-    }
-    return BenchmarkChanges(**(values | fields))
-
-
 def figure(subject: str) -> FigureChange:
     return FigureChange(
         ranking="ready-rate",
@@ -79,7 +65,7 @@ def test_a_version_change_line_counts_each_kind_and_names_at_most_three_benchmar
     assert change_summary(changes(previous=None)) == "first version"
     assert change_summary(changes(comparable=False)) == "not comparable with the version before"
     assert change_summary(changes()) == "nothing changed"
-    one = bench(
+    one = bench_change(
         "a",
         figures=(figure("s1"), figure("s2")),
         folders_resealed=("a/run-1",),
@@ -91,16 +77,16 @@ def test_a_version_change_line_counts_each_kind_and_names_at_most_three_benchmar
         "a: identities revealed, rubric changed, 2 figures moved, 1 folder resealed, 1 correction"
     )
     many = [
-        bench("b", folders_added=("b/r1", "b/r2")),
-        bench("c", state="added"),
-        bench("d", folders_removed=("d/r",)),
-        bench("e"),
-        bench("f"),
+        bench_change("b", folders_added=("b/r1", "b/r2")),
+        bench_change("c", state="added"),
+        bench_change("d", folders_removed=("d/r",)),
+        bench_change("e"),
+        bench_change("f"),
     ]
     assert change_summary(changes(*many)) == (
         "b: 2 new folders; c added; d: 1 folder removed; 2 more benchmarks"
     )
-    assert change_summary(changes(bench("e"))) == "e: its own figures moved"  # a family's own section
+    assert change_summary(changes(bench_change("e"))) == "e: its own figures moved"  # a family's own section
 
 
 def entry(
