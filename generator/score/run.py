@@ -32,6 +32,7 @@ from generator.score.cache import RunCache, bench_key
 from generator.score.cluster import SCHEDULER_TIMEOUT, on_cluster
 from generator.score.details import Details
 from generator.score.pool import in_workers
+from generator.score.statrecords import StatStore
 from generator.score.workers import (
     Outcome,
     PageRenderer,
@@ -323,7 +324,16 @@ def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, optio
         min_jobs=fewest_jobs(layout.run_path(rel) for rel, _ in prepared.jobs),
         early=early_view(prepared, options),
         pages=options.pages,
+        records=_records(options),
     )
+
+
+def _records(options: ScoreOptions) -> StatStore:
+    """Stat records kept beside the run cache, under its key; none without a cache or for ``verify``
+    (every file hashed)."""
+    if not options.outputs or options.cache.folder is None:
+        return StatStore(None)
+    return StatStore(options.cache.folder, options.cache.mac_key)
 
 
 def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Iterator[Outcome]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +26,10 @@ from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs.discover import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.inputs.portable import usable_cores
+from generator.inputs.seal import check_coverage, native
 from generator.score.cache import Kept, Pages, RunCache
 from generator.score.details import Details, RunPagesOutcome
+from generator.score.statrecords import StatStore
 
 PageRenderer = Callable[[str, RunView, str, BaseModel], Pages]
 """Renders one run's pages (family name, the benchmark's run view, run id, its rows): the render
@@ -78,6 +80,39 @@ def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[Ver
     return reads.verify(run_path)
 
 
+def recorded_run(run_path: Path, reads: FolderReads, records: StatStore) -> str | None:
+    """The run's seal digest when its folder is as a stat record says it was when last hashed: no
+    nested seal, every file listed and nothing else (``check_coverage``), and each listed file, by
+    its stat, the file last found to have the sha256 its seal lists (``FolderRecord.unchanged``).
+    No file but the seal is read. None: anything else, the run is verified by hashing."""
+    record = records.load(run_path)
+    if record is None or reads.nested(run_path):
+        return None
+    seal = reads.seal(run_path).value
+    if seal is None or check_coverage(seal, set()):
+        return None
+    for rel, sha256 in seal.entries.items():
+        try:
+            info = os.lstat(run_path / native(rel))
+        except OSError:
+            return None
+        if not record.unchanged(rel, info, sha256):
+            return None
+    return seal.digest
+
+
+def verified_and_recorded(run_path: Path, reads: FolderReads, records: StatStore) -> Result[VerifiedFolder]:
+    """:func:`verified_run`, and when its files were hashed now and matched, a stat record of them
+    (the stamp read before the first was examined). A folder the build verified earlier and holds
+    (``FolderReads.keep``) is not recorded: it was hashed before this stamp."""
+    stamp = records.stamp()
+    fresh = run_path not in reads.folders
+    verified = verified_run(run_path, reads)
+    if fresh and verified.value is not None:
+        records.remember(run_path, verified.value.seal.entries, stamp)
+    return verified
+
+
 @dataclass(frozen=True)
 class Viewed:
     """A benchmark's run view and its digest (under which its run pages are kept in the run cache),
@@ -116,6 +151,10 @@ class Shared:
     """The fewest runs worth forking for (:func:`fewest_jobs` of the benchmark's runs)."""
     pages: PageRenderer | None = None
     """How a run's pages are rendered (``ScoreOptions.pages``); None: none are (``verify``)."""
+    records: StatStore = field(default_factory=lambda: StatStore(None))
+    """The stat records of run folders (kept beside the run cache): a run whose files are as its
+    record says is looked up in the cache without hashing them. None kept for ``verify`` and
+    ``--no-cache``, which hash every file."""
 
 
 @dataclass(frozen=True)
@@ -148,18 +187,21 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     and when the benchmark's run view is known already (``Shared.early``), render its pages from its
     rows in memory, unless the cache keeps them."""
     rel, run_id = job
-    verified = verified_run(shared.layout.run_path(rel), shared.reads)
+    run_path, reads = shared.layout.run_path(rel), shared.reads or FolderReads()
+    digest = recorded_run(run_path, reads, shared.records) if shared.records.folder else None
+    reused = _reused(shared, rel, run_id, digest) if digest is not None else None
+    if reused is not None:
+        return reused
+    verified = verified_and_recorded(run_path, reads, shared.records)
     run = verified.value
     if run is None:
         return Outcome(rel, run_id, None, None, None, verified.problems)
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
-    hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
+    reused = None if run.digest == digest else _reused(shared, rel, run_id, run.digest)
+    if reused is not None:
+        return reused
     bench = shared.bench.id
-    if hit is not None:
-        return Outcome(
-            rel, run_id, run.digest, hit.summary, hit.part, (), reused=True, key=key, kept=hit.kept
-        )
     scoring = family.score_run(shared.bench, shared.state, run_id, run)
     scored = scoring.value
     if scored is None or scoring.problems:
@@ -175,6 +217,16 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     return Outcome(
         rel, run_id, run.digest, scored.summary, scored.part, (), key=key, rendered_with=rendered_with
     )
+
+
+def _reused(shared: Shared, rel: str, run_id: str, digest: str) -> Outcome | None:
+    """The run taken from the run cache under its seal's ``digest``; None on a miss."""
+    family = shared.family
+    key = shared.cache.key(shared.cache_bench, rel, digest)
+    hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
+    if hit is None:
+        return None
+    return Outcome(rel, run_id, digest, hit.summary, hit.part, (), reused=True, key=key, kept=hit.kept)
 
 
 def render_one(shared: Shared, job: Job) -> RunPagesOutcome:

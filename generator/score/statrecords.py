@@ -1,0 +1,178 @@
+"""Stat records: what a sealed folder's files looked like to the file system when they were last
+hashed, so that a later build that finds them the same takes their sha256 from the record rather
+than reading and hashing the bytes again (as git's index does).
+
+A record is kept for one folder, in the user's run cache (``<cache>/stats-v1/<key[:2]>/<key>.json``,
+keyed by the folder's absolute path), and signed like every cache entry: an HMAC-SHA256 under the
+user's key, written first and checked over the bytes that follow before they are parsed. It lists,
+for each file, ``(device, inode, size, mtime_ns, ctime_ns, sha256)``, and the moment (``stamp``)
+taken *before* the folder's files were examined and hashed.
+
+A file is taken as unchanged when all five stat fields match and neither its mtime nor its ctime
+falls in the stamp's second or after it (the racy-git rule: a file changed in the same clock tick as
+it was examined may keep the same times with other bytes). Anything else is hashed again. Why this
+keeps the promise "sealed inputs only" is in docs/architecture.md ("Stat records"). Standard library
+only: the no-op rebuild may use it without importing the cache's models.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.score.userkey import Untrusted, read_owned
+
+FORMAT = "benchsite-stat-records/1"
+
+CLOCK_SLACK_NS = 100_000_000
+"""Taken off the stamp: the file system stamps a change with a coarse clock (a kernel tick behind
+the clock this process reads), so a change made just after the stamp is read may carry a time just
+before it; 0.1 s covers any tick."""
+
+SECOND_NS = 1_000_000_000
+
+_MAC_HEAD = b'{"mac":"'
+_MAC_END = len(_MAC_HEAD) + 64
+
+Stat = tuple[int, int, int, int, int]
+"""(device, inode, size, mtime_ns, ctime_ns) of a regular file."""
+
+
+def _name(folder: Path) -> str:
+    """The folder a record is for: its absolute path (links in it are not resolved: the files'
+    device and inode say which files they are)."""
+    return str(folder.absolute())
+
+
+def stat_of(info: os.stat_result) -> Stat:
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def racy(info: Stat, stamp: int) -> bool:
+    """Whether a file's mtime or ctime falls in the stamp's second or later: it may have changed
+    within the tick it was examined in, so its times prove nothing."""
+    return max(info[3], info[4]) >= stamp - stamp % SECOND_NS
+
+
+@dataclass(frozen=True)
+class FolderRecord:
+    """One folder's record as read back, its MAC checked: each file's stat and sha256."""
+
+    stamp: int
+    files: Mapping[str, tuple[Stat, str]]
+
+    def unchanged(self, rel: str, info: os.stat_result, sha256: str) -> bool:
+        """Whether the file at ``rel``, as ``lstat`` found it now, is the file hashed to ``sha256``."""
+        known = self.files.get(rel)
+        if known is None or known[1] != sha256 or not stat.S_ISREG(info.st_mode):
+            return False
+        now = stat_of(info)
+        return now == known[0] and not racy(now, self.stamp)
+
+
+@dataclass(frozen=True)
+class StatStore:
+    """The stat records kept in a run cache folder under the user's key; ``folder`` None: none are
+    kept or trusted (``--no-cache``, ``verify``: every file is hashed)."""
+
+    folder: Path | None
+    key: bytes = field(default=b"", repr=False)
+    clock: Callable[[], int] = time.time_ns
+    """The clock a stamp is read from (a seam for tests)."""
+
+    def stamp(self) -> int:
+        """The moment to record, read before the files are examined (less :data:`CLOCK_SLACK_NS`)."""
+        return self.clock() - CLOCK_SLACK_NS
+
+    def _path(self, folder: Path) -> Path | None:
+        if self.folder is None or len(self.key) < 16:
+            return None
+        name = os.fsencode(_name(folder))
+        key = hashlib.sha256(FORMAT.encode() + b"\n" + name).hexdigest()
+        return self.folder / "stats-v1" / key[:2] / f"{key}.json"
+
+    def _mac(self, body: bytes) -> bytes:
+        return hmac.new(self.key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+    def load(self, folder: Path) -> FolderRecord | None:
+        """The record of ``folder`` when there is one, the user's own, its MAC holds and it names
+        this folder; else None (a record that fails is deleted)."""
+        path = self._path(folder)
+        if path is None:
+            return None
+        try:
+            raw = read_owned(path)
+        except (OSError, Untrusted):
+            return None
+        record = self._parsed(raw, folder)
+        if record is None:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        return record
+
+    def _parsed(self, raw: bytes, folder: Path) -> FolderRecord | None:
+        body = b"{" + raw[_MAC_END + 2 :]
+        if (
+            not raw.startswith(_MAC_HEAD)
+            or raw[_MAC_END : _MAC_END + 2] != b'",'
+            or not hmac.compare_digest(raw[len(_MAC_HEAD) : _MAC_END], self._mac(body))
+        ):
+            return None
+        try:
+            fields = json.loads(body)
+            if fields["format"] != FORMAT or fields["folder"] != _name(folder):
+                return None
+            files = {rel: (tuple(known[:5]), known[5]) for rel, known in fields["files"].items()}
+            return FolderRecord(int(fields["stamp"]), files)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):
+            return None
+
+    def remember(self, folder: Path, entries: Mapping[str, str], stamp: int) -> None:
+        """Record each of ``entries`` (relative path → the sha256 its bytes were just found to have,
+        hashed after ``stamp`` was read) as ``lstat`` finds it now, leaving out any file racy against
+        ``stamp`` (it is hashed again next time). Best effort: a cache that cannot be written costs
+        the records, never the build."""
+        path = self._path(folder)
+        if path is None:
+            return
+        files: dict[str, list[int | str]] = {}
+        for rel, sha256 in entries.items():
+            try:
+                info = os.lstat(folder / os.fsdecode(rel.encode("utf-8")))
+            except OSError:
+                continue
+            now = stat_of(info)
+            if stat.S_ISREG(info.st_mode) and not racy(now, stamp):
+                files[rel] = [*now, sha256]
+        if files:
+            self._write(path, folder, files, stamp)
+
+    def _write(self, path: Path, folder: Path, files: dict[str, list[int | str]], stamp: int) -> None:
+        fields = {
+            "files": files,
+            "folder": _name(folder),
+            "format": FORMAT,
+            "stamp": stamp,
+        }
+        body = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode("utf-8")
+        data = _MAC_HEAD + self._mac(body) + b'",' + body[1:]
+        with contextlib.suppress(OSError):
+            for level in (path.parent.parent.parent, path.parent.parent, path.parent):
+                level.mkdir(mode=0o700, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(data)
+                Path(temp).replace(path)
+            except BaseException:
+                Path(temp).unlink(missing_ok=True)
+                raise

@@ -1,0 +1,199 @@
+"""Stat records (``score.statrecords``): a run folder whose files are as the record says is not hashed
+again; any edit a user can make without root (in place, a swapped file, a change within the
+record's second) is, and refused as today when its bytes differ from the seal; a record whose MAC
+fails is ignored; ``verify`` and ``--no-cache`` keep none."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import generator.inputs.discover as discover
+from generator.inputs.discover import FolderReads
+from generator.inputs.seal import write_seal
+from generator.score.cache import RunCache
+from generator.score.run import ScoreOptions, _records
+from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
+from generator.score.workers import recorded_run, verified_and_recorded
+
+KEY = b"s" * 32
+LATER = 5_000_000_000
+"""How far ahead of the files' times a test's clock reads: past the racy second."""
+
+Hashes = list[str]
+
+
+@pytest.fixture
+def hashed(monkeypatch: pytest.MonkeyPatch) -> Hashes:
+    """Every file whose bytes are read and hashed against its seal (``seal.read_verified``)."""
+    calls: Hashes = []
+    original = discover.read_verified
+
+    def counting(folder: object, rel: str) -> object:
+        calls.append(rel)
+        return original(folder, rel)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(discover, "read_verified", counting)
+    return calls
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> Path:
+    folder = tmp_path / "runs" / "r1"
+    folder.mkdir(parents=True)
+    (folder / "results.jsonl").write_bytes(b'{"id": "a", "score": 1}\n')
+    (folder / "meta.json").write_bytes(b'{"model": "m"}\n')
+    write_seal(folder)
+    return folder
+
+
+def _store(tmp_path: Path, clock: Callable[[], int] = lambda: time.time_ns() + LATER) -> StatStore:
+    return StatStore(tmp_path / "cache", KEY, clock)
+
+
+def _check(folder: Path, store: StatStore) -> str | None:
+    """What a build does with one run (``workers.score_one``): its digest from the record, else
+    verified by hashing (and recorded); None when refused."""
+    reads = FolderReads()
+    digest = recorded_run(folder, reads, store)
+    if digest is not None:
+        return digest
+    verified = verified_and_recorded(folder, reads, store)
+    return verified.value.digest if verified.value else None
+
+
+def _problems(folder: Path, store: StatStore) -> list[str]:
+    return [p.render() for p in verified_and_recorded(folder, FolderReads(), store).problems]
+
+
+def test_an_unchanged_folder_is_hashed_once_then_taken_from_its_record(
+    run: Path, tmp_path: Path, hashed: Hashes
+) -> None:
+    store = _store(tmp_path)
+    first = _check(run, store)
+    assert sorted(hashed) == ["meta.json", "results.jsonl"]
+    assert _check(run, store) == first is not None
+    assert _check(run, store) == first
+    assert len(hashed) == 2, "the second and third checks hashed nothing"
+
+
+def _settle() -> None:
+    """Wait past the file system's clock tick, so the next change gets a new ctime."""
+    time.sleep(0.05)
+
+
+def test_an_in_place_edit_that_restores_size_and_mtime_is_hashed_and_refused(
+    run: Path, tmp_path: Path, hashed: Hashes
+) -> None:
+    store = _store(tmp_path)
+    assert _check(run, store) is not None
+    target = run / "results.jsonl"
+    before = target.stat()
+    _settle()
+    target.write_bytes(b'{"id": "a", "score": 9}\n')  # same size
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = target.stat()
+    kept = (before.st_size, before.st_mtime_ns, before.st_ino)
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == kept
+    assert after.st_ctime_ns != before.st_ctime_ns
+    hashed.clear()
+    assert recorded_run(run, FolderReads(), store) is None
+    problems = _problems(run, store)
+    assert "results.jsonl" in hashed
+    assert len(problems) == 1 and "results.jsonl: hash mismatch: sealed" in problems[0]
+
+
+def test_a_file_replaced_by_another_inode_is_hashed_again(run: Path, tmp_path: Path, hashed: Hashes) -> None:
+    store = _store(tmp_path)
+    digest = _check(run, store)
+    target = run / "meta.json"
+    before = target.stat()
+    swap = run.parent / "swap"
+    swap.write_bytes(target.read_bytes())
+    os.utime(swap, ns=(before.st_atime_ns, before.st_mtime_ns))
+    swap.replace(target)
+    assert target.stat().st_ino != before.st_ino
+    hashed.clear()
+    assert _check(run, store) == digest
+    assert hashed == ["meta.json", "results.jsonl"]
+
+
+def test_a_file_changed_within_the_records_second_is_hashed_again(
+    run: Path, tmp_path: Path, hashed: Hashes
+) -> None:
+    newest = max(max(p.stat().st_mtime_ns, p.stat().st_ctime_ns) for p in run.iterdir())
+    store = _store(tmp_path, clock=lambda: newest + CLOCK_SLACK_NS)  # the stamp falls in their second
+    assert _check(run, store) is not None
+    assert recorded_run(run, FolderReads(), store) is None
+    hashed.clear()
+    assert _check(run, store) is not None
+    assert len(hashed) == 2
+
+
+def test_a_file_changed_after_the_stamp_is_not_taken_on_trust(run: Path, tmp_path: Path) -> None:
+    """The stamp is read before the files are examined: a file whose times fall after it is racy,
+    even in a later second."""
+    newest = max(max(p.stat().st_mtime_ns, p.stat().st_ctime_ns) for p in run.iterdir())
+    store = _store(tmp_path, clock=lambda: newest - 2_000_000_000)
+    assert _check(run, store) is not None
+    assert recorded_run(run, FolderReads(), store) is None
+
+
+def _record_file(tmp_path: Path) -> Path:
+    (record,) = (tmp_path / "cache" / "stats-v1").rglob("*.json")
+    return record
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda raw: raw.replace(b'"stamp":', b'"stamp":1'),
+        lambda raw: raw[:8] + (b"0" if raw[8:9] != b"0" else b"1") + raw[9:],
+        lambda raw: b"",
+    ],
+    ids=["field changed", "mac changed", "emptied"],
+)
+def test_a_record_whose_mac_fails_is_ignored_and_deleted(
+    run: Path, tmp_path: Path, hashed: Hashes, forge: Callable[[bytes], bytes]
+) -> None:
+    store = _store(tmp_path)
+    _check(run, store)
+    record = _record_file(tmp_path)
+    record.write_bytes(forge(record.read_bytes()))
+    assert store.load(run) is None and not record.exists()
+    hashed.clear()
+    assert _check(run, store) is not None
+    assert len(hashed) == 2
+
+
+def test_a_record_signed_with_another_key_is_ignored(run: Path, tmp_path: Path) -> None:
+    _check(run, _store(tmp_path))
+    other = StatStore(tmp_path / "cache", b"o" * 32, lambda: time.time_ns() + LATER)
+    assert other.load(run) is None
+    assert recorded_run(run, FolderReads(), other) is None
+
+
+def test_an_unlisted_file_is_not_taken_on_trust(run: Path, tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    _check(run, store)
+    (run / "extra.txt").write_bytes(b"x")
+    assert recorded_run(run, FolderReads(), store) is None
+    assert any("extra.txt: is not listed in" in p for p in _problems(run, store))
+
+
+def test_verify_and_no_cache_keep_no_records(tmp_path: Path) -> None:
+    cache = RunCache(tmp_path / "cache", KEY)
+    assert _records(ScoreOptions(cache=cache)).folder == tmp_path / "cache"
+    assert _records(ScoreOptions(cache=cache, outputs=False)).folder is None  # verify
+    assert _records(ScoreOptions(cache=RunCache(None))).folder is None  # --no-cache
+
+
+def test_without_a_folder_every_file_is_hashed(run: Path, hashed: Hashes) -> None:
+    store = StatStore(None)
+    for _ in range(2):
+        assert _check(run, store) is not None
+    assert len(hashed) == 4
