@@ -34,6 +34,7 @@ from generator.publish.write import (
     replace_export,
 )
 from generator.score.spool import sweep_stale
+from generator.score.statrecords import StatStore
 from generator.score.userkey import trusted_key
 
 if TYPE_CHECKING:
@@ -300,7 +301,8 @@ def unchanged(
     look: SiteLook | None = None,
 ) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
-    this same generator. Every input file is still hashed against its seal and every published file
+    this same generator. Every input file is still checked against its seal (hashed, or its stat
+    record vouches it was: ``_inputs_digest``) and every published file
     against the sha256 the version's build record lists (a changed one is refused, exit 5); no input
     is parsed, nothing is scored or rendered, and the site-level files are rendered again only when
     the signed note of them (``index``) does not hold. Anything else (a problem, another digest, a
@@ -324,7 +326,7 @@ def unchanged(
         same = record["inputs_digest"] == digest and record["generator_digest"] == generator_digest()
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not same or not isinstance(files, dict) or not files or seals_digest(runs, reads) != digest:
+    if not same or not isinstance(files, dict) or not files or _inputs_digest(runs, reads, index) != digest:
         return None
     with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
         check_published(target, files, raw, _expected_record(target, files))
@@ -334,6 +336,18 @@ def unchanged(
     seconds = {"verify seals": time.monotonic() - started}
     return BuildResult(
         None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in found), seconds
+    )
+
+
+def _inputs_digest(runs: Path, reads: FolderReads, index: IndexRecord | None) -> str | None:
+    """``seals_digest`` with every file checked against its seal: hashed, but where a stat record
+    kept beside the run cache (under the key of ``index``, the trusted cache's) vouches that the
+    folder's files are the ones last found as sealed (``statrecords``). No cache: all hashed."""
+    if index is None:
+        return seals_digest(runs, reads)
+    records = StatStore(index.folder, index.key)
+    return seals_digest(
+        runs, reads, vouched=lambda path, nested: records.vouches(path, nested, reads) is not None
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 
 import generator.inputs.discover as discover
 from generator.inputs.discover import FolderReads
+from generator.inputs.identity import seals_digest
 from generator.inputs.seal import write_seal
 from generator.score.cache import RunCache
 from generator.score.run import ScoreOptions, _records
@@ -197,3 +198,28 @@ def test_without_a_folder_every_file_is_hashed(run: Path, hashed: Hashes) -> Non
     for _ in range(2):
         assert _check(run, store) is not None
     assert len(hashed) == 4
+
+
+def test_a_no_op_rebuild_takes_run_folders_from_their_records(tmp_path: Path, hashed: Hashes) -> None:
+    """``seals_digest`` with a stat store's vouching (the no-op check, ``build._inputs_digest``): the
+    same digest, the run folders' files not hashed; a folder a record does not cover is."""
+    corpus = tmp_path / "corpus"
+    bench = corpus / "b1"
+    for name in ("r1", "r2"):
+        (bench / name).mkdir(parents=True)
+        (bench / name / "rows.jsonl").write_bytes(f'{{"run": "{name}"}}\n'.encode())
+        write_seal(bench / name)
+    (bench / "benchmark.json").write_bytes(b"{}\n")
+    write_seal(bench)
+    store = _store(tmp_path)
+    assert _check(bench / "r1", store) is not None
+    hashed.clear()
+    hashing = seals_digest(corpus, FolderReads())
+    assert sorted(hashed) == ["benchmark.json", "rows.jsonl", "rows.jsonl"]
+    hashed.clear()
+    reads = FolderReads()
+    vouching = seals_digest(
+        corpus, reads, vouched=lambda path, nested: store.vouches(path, nested, reads) is not None
+    )
+    assert vouching == hashing is not None
+    assert sorted(hashed) == ["benchmark.json", "rows.jsonl"], "r1 was taken from its record, r2 hashed"

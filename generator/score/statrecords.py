@@ -29,6 +29,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.inputs.discover import FolderReads
+from generator.inputs.seal import check_coverage, native
 from generator.score.userkey import Untrusted, read_owned
 
 FORMAT = "benchsite-stat-records/1"
@@ -136,6 +138,24 @@ class StatStore:
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             return None
 
+    def vouches(self, folder: Path, nested: tuple[str, ...], reads: FolderReads) -> str | None:
+        """The folder's seal digest when it is as its record says it was when last hashed: every file
+        listed and nothing else outside the ``nested`` sealed folders (``check_coverage``), and each
+        listed file, by its stat, the file last found to have the sha256 its seal lists
+        (``FolderRecord.unchanged``). No file but the seal is read. None: anything else (hash it)."""
+        record = self.load(folder)
+        seal = reads.seal(folder).value if record is not None else None
+        if record is None or seal is None or check_coverage(seal, set(nested)):
+            return None
+        for rel, sha256 in seal.entries.items():
+            try:
+                info = os.lstat(folder / native(rel))
+            except OSError:
+                return None
+            if not record.unchanged(rel, info, sha256):
+                return None
+        return seal.digest
+
     def remember(self, folder: Path, entries: Mapping[str, str], stamp: int) -> None:
         """Record each of ``entries`` (relative path → the sha256 its bytes were just found to have,
         hashed after ``stamp`` was read) as ``lstat`` finds it now, leaving out any file racy against
@@ -147,7 +167,7 @@ class StatStore:
         files: dict[str, list[int | str]] = {}
         for rel, sha256 in entries.items():
             try:
-                info = os.lstat(folder / os.fsdecode(rel.encode("utf-8")))
+                info = os.lstat(folder / native(rel))
             except OSError:
                 continue
             now = stat_of(info)

@@ -26,7 +26,6 @@ from generator.errors import Problem, Result
 from generator.families.base import AnyFamily, BenchmarkContext, RunView
 from generator.inputs.discover import BenchmarkLayout, FolderReads, VerifiedFolder
 from generator.inputs.portable import usable_cores
-from generator.inputs.seal import check_coverage, native
 from generator.score.cache import Kept, Pages, RunCache
 from generator.score.details import Details, RunPagesOutcome
 from generator.score.statrecords import StatStore
@@ -81,24 +80,9 @@ def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[Ver
 
 
 def recorded_run(run_path: Path, reads: FolderReads, records: StatStore) -> str | None:
-    """The run's seal digest when its folder is as a stat record says it was when last hashed: no
-    nested seal, every file listed and nothing else (``check_coverage``), and each listed file, by
-    its stat, the file last found to have the sha256 its seal lists (``FolderRecord.unchanged``).
-    No file but the seal is read. None: anything else, the run is verified by hashing."""
-    record = records.load(run_path)
-    if record is None or reads.nested(run_path):
-        return None
-    seal = reads.seal(run_path).value
-    if seal is None or check_coverage(seal, set()):
-        return None
-    for rel, sha256 in seal.entries.items():
-        try:
-            info = os.lstat(run_path / native(rel))
-        except OSError:
-            return None
-        if not record.unchanged(rel, info, sha256):
-            return None
-    return seal.digest
+    """The run's seal digest when it holds no nested seal and its stat record vouches for its files
+    (``StatStore.vouches``): no file but the seal is read. None: the run is verified by hashing."""
+    return None if reads.nested(run_path) else records.vouches(run_path, (), reads)
 
 
 def verified_and_recorded(run_path: Path, reads: FolderReads, records: StatStore) -> Result[VerifiedFolder]:
