@@ -301,10 +301,11 @@ def unchanged(
     look: SiteLook | None = None,
 ) -> BuildResult | None:
     """The no-op rebuild: the version these inputs name exists, built from the same sealed folders by
-    this same generator. Every input file is still checked against its seal (hashed, or its stat
-    record vouches it was: ``_inputs_digest``) and every published file
-    against the sha256 the version's build record lists (a changed one is refused, exit 5); no input
-    is parsed, nothing is scored or rendered, and the site-level files are rendered again only when
+    this same generator. Every input file is still checked against its seal and every published
+    file against the sha256 the version's build record lists (a changed one is refused, exit 5):
+    hashed, or a stat record vouches it is the file last hashed (``_inputs_digest``,
+    ``check_published``); no input is parsed, nothing is scored or rendered, and the site-level
+    files are rendered again only when
     the signed note of them (``index``) does not hold. Anything else (a problem, another digest, a
     version whose record lists no hashes) takes the full path, which says why or compares every byte.
     Only the seals are read until the recorded digest matches them: a build that is not a no-op reads
@@ -329,7 +330,8 @@ def unchanged(
     if not same or not isinstance(files, dict) or not files or _inputs_digest(runs, reads, index) != digest:
         return None
     with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
-        check_published(target, files, raw, _expected_record(target, files))
+        records = StatStore(index.folder, index.key) if index is not None else None
+        check_published(target, files, raw, _expected_record(target, files), records)
         writer.refresh(target.name, _cited_versions(target))
     found = [p for p in target.rglob("*") if p.is_file()]
     kinds = Counter(p.suffix or "(none)" for p in found)

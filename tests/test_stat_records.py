@@ -5,6 +5,7 @@ fails is ignored; ``verify`` and ``--no-cache`` keep none."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -13,9 +14,11 @@ from pathlib import Path
 import pytest
 
 import generator.inputs.discover as discover
+from generator.errors import VersionConflict
 from generator.inputs.discover import FolderReads
 from generator.inputs.identity import seals_digest
 from generator.inputs.seal import write_seal
+from generator.publish import write
 from generator.score.cache import RunCache
 from generator.score.run import ScoreOptions, _records
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
@@ -223,3 +226,36 @@ def test_a_no_op_rebuild_takes_run_folders_from_their_records(tmp_path: Path, ha
     )
     assert vouching == hashing is not None
     assert sorted(hashed) == ["benchmark.json", "rows.jsonl"], "r1 was taken from its record, r2 hashed"
+
+
+def test_a_published_version_is_hashed_once_then_taken_from_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The no-op check of a published version (``write.check_published`` with stat records): its files
+    hashed once and recorded, then not hashed again; a file edited in place since is hashed and the
+    version refused as today (exit 5)."""
+    version = tmp_path / "site" / "v1"
+    (version / "runs").mkdir(parents=True)
+    pages = {"index.html": b"<p>hi</p>\n", "runs/r1.html": b"<p>r1</p>\n"}
+    for rel, data in pages.items():
+        (version / rel).write_bytes(data)
+    (version / write.BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (version / write.BUILD_RECORD).write_bytes(b"{}")
+    files = {rel: hashlib.sha256(data).hexdigest() for rel, data in pages.items()}
+    calls: list[Path] = []
+    original = write._sha256
+    monkeypatch.setattr(write, "_sha256", lambda path: calls.append(path) or original(path))
+    store = _store(tmp_path)
+    for _ in range(3):
+        write.check_published(version, files, b"{}", b"{}", store)
+    assert len(calls) == 2, "hashed on the first check only"
+    before = (version / "index.html").stat()
+    _settle()
+    (version / "index.html").write_bytes(b"<p>ho</p>\n")
+    os.utime(version / "index.html", ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(VersionConflict) as refused:
+        write.check_published(version, files, b"{}", b"{}", store)
+    assert "index.html" in str(refused.value) and refused.value.exit_code == 5
+    write.check_published(
+        version, {**files, "index.html": hashlib.sha256(b"<p>ho</p>\n").hexdigest()}, b"{}", b"{}"
+    )
