@@ -2,14 +2,19 @@
 
 Every number and rule choice comes from the compiled specification (``ComponentsRules``).
 Components are exact fractions until they are stored, so the seed's worked example (JE-06)
-comes out of the built-in specification to the precision the seed prints.
+comes out of the built-in specification to the precision the seed prints. Sums and products are
+integer numerators and denominators, compared by cross-multiplication, with one ``Fraction`` per
+value the result publishes (``fractions`` reduces by a gcd at every operation).
 """
 
 from __future__ import annotations
 
-import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
+from math import lcm
 
 from generator.families.components.models import FOCUS, Episode, Finding, SeededDefect, Task
 from generator.families.components.spec import CompiledFormula, ComponentsRules, exact
@@ -163,7 +168,7 @@ def rationale(episode: Episode, task: Task, rules: ComponentsRules, focused: boo
             return None
         if criterion == zeroed:
             return Fraction(0)
-        return Fraction(statistics.median(scores)) if rules.median else Fraction(sum(scores), len(scores))
+        return median(scores) if rules.median else Fraction(sum(scores), len(scores))
 
     criteria = tuple((c, combined(c, s), len(s)) for c, s in by_criterion.items())
     unjudged = [c for c, s in by_criterion.items() if not s]
@@ -179,6 +184,31 @@ def rationale(episode: Episode, task: Task, rules: ComponentsRules, focused: boo
     return Rationale(criteria, note)
 
 
+def median(scores: list[int]) -> Fraction:
+    """The median of whole scores, exact: the middle one, or the mean of the middle two."""
+    ordered = sorted(scores)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return Fraction(ordered[middle])
+    return Fraction(ordered[middle - 1] + ordered[middle], 2)
+
+
+def total(values: Iterable[Fraction]) -> tuple[int, int]:
+    """The exact sum of fractions as (numerator, denominator), never a Fraction per term."""
+    return pair_sum([(v.numerator, v.denominator) for v in values])
+
+
+def pair_sum(pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    """The exact sum of (numerator, denominator) pairs, over their least common denominator."""
+    common = lcm(*(d for _, d in pairs))
+    return sum(n * (common // d) for n, d in pairs), common
+
+
+def at_least(value: tuple[int, int], least: Fraction) -> bool:
+    """``value >= least`` by cross-multiplication (denominators are positive)."""
+    return value[0] * least.denominator >= least.numerator * value[1]
+
+
 def _scored(criteria: tuple[tuple[str, Fraction | None, int], ...], rules: ComponentsRules) -> Rationale:
     scores = {c: score or Fraction(0) for c, score, _ in criteria}
     focus = scores.get(FOCUS)
@@ -188,12 +218,12 @@ def _scored(criteria: tuple[tuple[str, Fraction | None, int], ...], rules: Compo
         return [*found, focus] if with_focus and focus is not None else found
 
     in_value = over(rules.focus_in_value)
-    total = sum(in_value, Fraction(0))
-    value = total / (rules.scale_max * len(in_value))
-    passes = sum(over(rules.pass_total_focus), Fraction(0)) >= rules.pass_total and all(
+    top, bottom = total(in_value)
+    passes = at_least(total(over(rules.pass_total_focus)), rules.pass_total) and all(
         score > rules.pass_each_above for score in over(rules.pass_each_focus)
     )
-    return Rationale(criteria, None, total, value, passes)
+    value = Fraction(top, bottom * rules.scale_max * len(in_value))
+    return Rationale(criteria, None, Fraction(top, bottom), value, passes)
 
 
 def fabricated_citations(episode: Episode) -> tuple[str, ...]:
@@ -218,5 +248,15 @@ def combine(
     if weights is None:
         w = task.weights  # weights as written (0.55, not its binary float), so the sum is exact
         assert w is not None, "prepare refuses a task without weights under task_weights"
-        weights = (exact(w.outcome), exact(w.process), exact(w.rationale))
-    return weights[0] * outcome_value + weights[1] * process_value + weights[2] * rationale_value
+        weights = _exact_weights(w.outcome, w.process, w.rationale)
+    parts = zip(weights, (outcome_value, process_value, rationale_value), strict=True)
+    top, bottom = pair_sum([(w.numerator * v.numerator, w.denominator * v.denominator) for w, v in parts])
+    return Fraction(top, bottom)
+
+
+@lru_cache(maxsize=1024)
+def _exact_weights(
+    outcome: int | Decimal, process: int | Decimal, rationale: int | Decimal
+) -> tuple[Fraction, Fraction, Fraction]:
+    """A task's weights as exact fractions, once per distinct set of weights (not once per episode)."""
+    return exact(outcome), exact(process), exact(rationale)

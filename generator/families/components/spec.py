@@ -12,11 +12,12 @@ fractions, tuples) once per benchmark, before any episode is scored.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
+from math import lcm
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -280,21 +281,41 @@ class CompiledFormula:
     terms: tuple[tuple[str, Fraction], ...]
     total: Fraction
     zero_when: frozenset[str]
+    scaled_terms: tuple[tuple[str, int], ...] = field(init=False)
+    """The weights as integer numerators over their common denominator, derived once here so the
+    value of each row is integer arithmetic and one Fraction at the end."""
+    scaled_total: int = field(init=False)
+    """The total over the same common denominator."""
 
-    def value(self, metrics: dict[str, Fraction | None]) -> Fraction:
+    def __post_init__(self) -> None:
+        scale = lcm(self.total.denominator, *(w.denominator for _, w in self.terms))
+        scaled = tuple((name, int(w * scale)) for name, w in self.terms)
+        object.__setattr__(self, "scaled_terms", scaled)  # a frozen dataclass's derived field
+        object.__setattr__(self, "scaled_total", int(self.total * scale))
+
+    def value(self, metrics: Mapping[str, Fraction | None]) -> Fraction:
         """The component from its metrics (None: not applicable, counted as 1); gates are the caller's."""
         if self.product:
-            result = Fraction(1)
-            for name, _ in self.terms:
-                found = metrics[name]
-                if found is not None:
-                    result *= found
-            return result
-        weighted = Fraction(0)
-        for name, weight in self.terms:
+            return self._product(metrics)
+        top, bottom = 0, 1  # sum of weight × metric so far, as top / bottom (weights over the scale)
+        for name, weight in self.scaled_terms:
             found = metrics[name]
-            weighted += weight * (1 if found is None else found)
-        return weighted / self.total
+            if found is None:
+                top += weight * bottom
+            else:
+                top, bottom = (
+                    top * found.denominator + weight * found.numerator * bottom,
+                    bottom * found.denominator,
+                )
+        return Fraction(top, bottom * self.scaled_total)
+
+    def _product(self, metrics: Mapping[str, Fraction | None]) -> Fraction:
+        top = bottom = 1
+        for name, _ in self.terms:
+            found = metrics[name]
+            if found is not None:
+                top, bottom = top * found.numerator, bottom * found.denominator
+        return Fraction(top, bottom)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """Pure scoring of one attempt under a points specification (``points.spec``; SPEC §2.1).
 
-Points are exact fractions so that a rubric's thresholds (80 of 90, 12 of 15, 7.5 of 10 in the
-seed contract) are compared exactly; they become floats only when stored in the report. Every
-number and rule choice comes from the compiled specification (:class:`PointsRules`); the default is
-the seed contract's built-in specification.
+Points are exact so that a rubric's thresholds (80 of 90, 12 of 15, 7.5 of 10 in the seed
+contract) are compared exactly: a dimension's points are an integer pair (numerator, denominator),
+the specification's numbers integer numerators over the rubric's common denominator
+(``PointsRules.scale``), compared by cross-multiplication; they become floats only when stored in
+the report, and a ``Fraction`` only in a reason text's rare tie. Every number and rule choice comes
+from the compiled specification (:class:`PointsRules`); the default is the seed contract's built-in
+specification.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from fnmatch import fnmatchcase
 from fractions import Fraction
 from functools import lru_cache
 from math import lcm
+from operator import attrgetter
 
 from generator.families.points.models import Attempt, Check, Outcome, PointsTask
-from generator.families.points.report import AttemptResult, DimensionScore, DimensionState
+from generator.families.points.report import AttemptResult, DimensionState
 from generator.families.points.spec import (
     GROUP_WORDS,
+    SIGNALS,
     UNAVAILABLE_WORDS,
     CheckRatio,
     CompiledDimension,
@@ -33,6 +38,15 @@ from generator.figures.units import counted
 
 Points = Fraction | None
 _ZERO = Fraction(0)
+Pair = tuple[int, int]
+"""Exact points as (numerator, denominator > 0), unreduced. ``numerator / denominator`` is the float
+``float(Fraction(numerator, denominator))`` gives: int true division is correctly rounded."""
+Value = Pair | None
+"""A dimension's points; None when it has no qualifying denominator."""
+Measured = tuple[Value, DimensionState, str]
+"""A dimension's points, its state and the facts they follow from (``4/5 passed``)."""
+_NIL: Pair = (0, 1)
+_SIGNAL_VALUES = {group: attrgetter(*names) for group, names in SIGNALS.items()}
 
 
 def exact(value: Fraction) -> str:
@@ -104,29 +118,63 @@ def _signals(attempt: Attempt, group: str) -> object | None:
 def rule_points(dim: CompiledDimension, attempt: Attempt, task: PointsTask) -> Points:
     """A non-gate dimension's points for one attempt; None when it has no qualifying denominator
     (a check group or scope check not run, or signals unavailable)."""
+    if isinstance(dim.rule, Gate):
+        raise AssertionError(f"a gate has no points of its own: {dim.key}")
+    value = _measure(dim, attempt, task)[0]
+    return None if value is None else Fraction(*value)
+
+
+def _measure(dim: CompiledDimension, attempt: Attempt, task: PointsTask) -> Measured:
+    """A non-gate dimension's exact points (integers), state and detail for one attempt."""
     rule = dim.rule
     if isinstance(rule, CheckRatio):
-        checks: Sequence[Check] | None = getattr(attempt, rule.checks)
-        if checks is None or not checks:
-            zero = rule.when_not_run if checks is None else rule.when_empty
-            return _ZERO if zero == "zero" else None
-        return Fraction(dim.weight * sum(c.passed for c in checks), len(checks))
+        return _ratio(dim.weight, rule, getattr(attempt, rule.checks))
     if isinstance(rule, Penalty):
         if attempt.changed_paths is None:
-            return None
-        outside = len(outside_paths(attempt.changed_paths, task.allowlist))
-        return max(dim.floor, dim.weight - dim.each * outside)
-    if isinstance(rule, Ladder | SignalSum):
-        signals = _signals(attempt, rule.signals)
-        if signals is None:
-            return None
-        if isinstance(rule, SignalSum):
-            return exact_total(p for s, p in dim.signal_points if getattr(signals, s))
-        for when, points in dim.steps:
-            if all(getattr(signals, s) for s in when):
-                return points
-        return dim.otherwise
-    raise AssertionError(f"a gate has no points of its own: {dim.key}")
+            return None, "inconclusive", "scope check not run"
+        outside = len(_outside(tuple(attempt.changed_paths), tuple(task.allowlist)))
+        points = max(dim.scaled_floor, dim.scaled_weight - dim.scaled_each * outside)
+        return (points, dim.scale), "scored", f"{counted(outside, 'path')} outside allowlist"
+    assert isinstance(rule, Ladder | SignalSum), f"a gate has no points of its own: {dim.key}"
+    signals = _signals(attempt, rule.signals)
+    if signals is None:
+        return None, "unavailable", f"0: {UNAVAILABLE_WORDS[rule.signals]} unavailable"
+    points = dim.by_signals[_SIGNAL_VALUES[rule.signals](signals)]
+    return (points, dim.scale), "scored", "diagnostic" if dim.diagnostic else "signals"
+
+
+def _ratio(weight: int, rule: CheckRatio, checks: Sequence[Check] | None) -> Measured:
+    """weight · passed / total; 0 or no qualifying denominator, as the rule says, without checks."""
+    if checks is None:
+        if rule.when_not_run == "zero":
+            return _NIL, "not executed", "not executed"
+        return None, "inconclusive", "not executed"
+    if not checks:
+        if rule.when_empty == "zero":
+            return _NIL, "scored", "0 checks: no qualifying denominator"
+        return None, "inconclusive", "0 checks: no qualifying denominator"
+    passed = sum([c.passed for c in checks])
+    return (weight * passed, len(checks)), "scored", f"{passed}/{len(checks)} passed"
+
+
+def _less(value: Pair, least: int, scale: int) -> bool:
+    """``value < least / scale``, by cross-multiplication (both denominators are positive)."""
+    return value[0] * scale < least * value[1]
+
+
+def _pair_below(value: Pair, least: int, scale: int) -> str:
+    """:func:`below` from integers: the Fractions are built only when ten digits read the same."""
+    shown = f"{value[0] / value[1]:.10g}", f"{least / scale:.10g}"
+    if shown[0] != shown[1]:
+        return f"{shown[0]} < {shown[1]}"
+    return below(Fraction(*value), Fraction(least, scale))
+
+
+def _pair_total(values: Iterable[Pair]) -> Pair:
+    """The exact sum of pairs, over their least common denominator."""
+    pairs = list(values)
+    common = lcm(*(d for _, d in pairs))
+    return sum(n * (common // d) for n, d in pairs), common
 
 
 _MANDATORY = {
@@ -161,7 +209,7 @@ _DETECTIONS = {
 }
 
 
-def _blockers(attempt: Attempt, rules: PointsRules, points: dict[str, Points]) -> list[str]:
+def _blockers(attempt: Attempt, rules: PointsRules, points: dict[str, Value]) -> list[str]:
     found = [
         f"critical {GROUP_WORDS[group]} {c.id}"
         for group in rules.critical_checks
@@ -169,10 +217,10 @@ def _blockers(attempt: Attempt, rules: PointsRules, points: dict[str, Points]) -
         if c.critical and not c.passed
     ]
     found += [_DETECTIONS[d] for d in rules.detections if getattr(attempt, d)]
-    for key, least in rules.blocker_minimums:
+    for key, least in rules.scaled_blocker_minimums:
         value = points.get(key)
-        if value is not None and value < least:
-            found.append(f"{rules.blocker_words[key]} ({key} {below(value, least)})")
+        if value is not None and _less(value, least, rules.scale):
+            found.append(f"{rules.blocker_words[key]} ({key} {_pair_below(value, least, rules.scale)})")
     return found
 
 
@@ -180,97 +228,71 @@ def blockers(attempt: Attempt, task: PointsTask | None = None, rules: PointsRule
     """Launch blockers: failed critical checks, detections, and (given the task, so the dimensions
     can be scored) a dimension below its blocking minimum (the seed: scope below 7.5)."""
     rules = rules or seed_rules()
-    points = {} if task is None else _dimension_points(attempt, task, rules)
+    points = {} if task is None else {k: m[0] for k, m in _measured(attempt, task, rules).items()}
     return _blockers(attempt, rules, points)
 
 
-def _dimension_points(attempt: Attempt, task: PointsTask, rules: PointsRules) -> dict[str, Points]:
-    return {d.key: rule_points(d, attempt, task) for d in rules.dimensions if not isinstance(d.rule, Gate)}
+def _measured(attempt: Attempt, task: PointsTask, rules: PointsRules) -> dict[str, Measured]:
+    return {d.key: _measure(d, attempt, task) for d in rules.dimensions if not isinstance(d.rule, Gate)}
 
 
-def _gate(
-    dim: CompiledDimension, gaps: list[str], blocking: list[str], points: dict[str, Points]
-) -> Fraction:
+def _gate(dim: CompiledDimension, gaps: list[str], blocking: list[str], points: dict[str, Value]) -> Pair:
     rule = dim.rule
     assert isinstance(rule, Gate)
     held = ("mandatory_checks" not in rule.requires or not gaps) and (
         "no_launch_blocker" not in rule.requires or not blocking
     )
-    for key, least in dim.minimums:
+    for key, least in dim.scaled_minimums:
         value = points.get(key)
-        held = held and value is not None and value >= least
-    return Fraction(dim.weight) if held else _ZERO
+        held = held and value is not None and not _less(value, least, dim.scale)
+    return (dim.weight, 1) if held else _NIL
 
 
-def _state(
-    dim: CompiledDimension, attempt: Attempt, task: PointsTask, value: Points
-) -> tuple[DimensionState, str]:
-    """A dimension's state and the facts its points follow from (``4/5 passed``)."""
-    rule = dim.rule
-    if isinstance(rule, CheckRatio):
-        checks: Sequence[Check] | None = getattr(attempt, rule.checks)
-        if checks is None:
-            return ("not executed" if value is not None else "inconclusive"), "not executed"
-        if not checks:
-            return ("scored" if value is not None else "inconclusive"), "0 checks: no qualifying denominator"
-        return "scored", f"{sum(c.passed for c in checks)}/{len(checks)} passed"
-    if isinstance(rule, Penalty):
-        if attempt.changed_paths is None:
-            return "inconclusive", "scope check not run"
-        return (
-            "scored",
-            f"{counted(len(outside_paths(attempt.changed_paths, task.allowlist)), 'path')} outside allowlist",
-        )
-    if isinstance(rule, Ladder | SignalSum):
-        if value is None:
-            return "unavailable", f"0: {UNAVAILABLE_WORDS[rule.signals]} unavailable"
-        return "scored", "diagnostic" if dim.diagnostic else "signals"
-    return "scored", dim.name
-
-
-def _dimensions(
-    attempt: Attempt, task: PointsTask, rules: PointsRules, points: dict[str, Points]
-) -> list[DimensionScore]:
-    out = []
+def _dimensions(rules: PointsRules, measured: dict[str, Measured]) -> list[dict[str, object]]:
+    """The published dimensions as the fields of each ``DimensionScore``: the result model validates
+    them all in one call (a model built per dimension costs a Python call into pydantic each)."""
+    out: list[dict[str, object]] = []
     for dim in rules.dimensions:
-        value = points[dim.key]
-        state, detail = _state(dim, attempt, task, value)
-        shown = _ZERO if value is None and state == "unavailable" else value
-        out.append(
-            DimensionScore(
-                key=dim.key,
-                points=None if shown is None else float(shown),
-                max=dim.weight,
-                state=state,
-                detail=detail,
-            )
-        )
+        value, state, detail = measured[dim.key]
+        if value is None and state == "unavailable":
+            value = _NIL
+        points = None if value is None else value[0] / value[1]
+        out.append({"key": dim.key, "points": points, "max": dim.weight, "state": state, "detail": detail})
     return out
 
 
 def _outcome(
-    attempt: Attempt, rules: PointsRules, points: dict[str, Points], gaps: list[str], blocking: list[str]
-) -> tuple[Outcome, list[str], Points]:
+    attempt: Attempt, rules: PointsRules, points: dict[str, Value], gaps: list[str], blocking: list[str]
+) -> tuple[Outcome, list[str], Value]:
     """(outcome, reasons, deterministic points or None) for a valid attempt."""
-    missing = [k for k in rules.deterministic if points[k] is None]
-    total: Points = None if missing else exact_total(points[k] or _ZERO for k in rules.deterministic)
+    found = [points[k] for k in rules.deterministic]
+    total = None if None in found else _pair_total(v for v in found if v is not None)
     if blocking:
         return "NotReady", [f"launch blocker: {b}" for b in blocking], total
     if total is None:
+        missing = [k for k in rules.deterministic if points[k] is None]
         return "Inconclusive", [f"{k}: no qualifying denominator" for k in missing], None
+    return _graded(attempt, rules, points, gaps, total)
+
+
+def _graded(
+    attempt: Attempt, rules: PointsRules, points: dict[str, Value], gaps: list[str], total: Pair
+) -> tuple[Outcome, list[str], Value]:
+    """Ready, NeedsReview or NotReady by the thresholds, for an unblocked attempt with a total."""
+    scale = rules.scale
     shortfalls = [*gaps]
     shortfalls += [f"{GROUP_WORDS[g]} total is zero" for g in rules.ready_nonempty if not getattr(attempt, g)]
-    if total < rules.ready_at_least:
-        shortfalls.append(f"deterministic {below(total, rules.ready_at_least)}")
-    for key, least in rules.ready_minimums:
+    if _less(total, rules.scaled_ready_at_least, scale):
+        shortfalls.append(f"deterministic {_pair_below(total, rules.scaled_ready_at_least, scale)}")
+    for key, least in rules.scaled_ready_minimums:
         value = points[key]
-        if value is not None and value < least:
-            shortfalls.append(f"{key} {below(value, least)}")
+        if value is not None and _less(value, least, scale):
+            shortfalls.append(f"{key} {_pair_below(value, least, scale)}")
     if not shortfalls:
         return "Ready", ["every Ready condition holds"], total
-    if total >= rules.review_at_least:
+    if not _less(total, rules.scaled_review_at_least, scale):
         return "NeedsReview", shortfalls, total
-    return "NotReady", [f"deterministic {below(total, rules.review_at_least)}"], total
+    return "NotReady", [f"deterministic {_pair_below(total, rules.scaled_review_at_least, scale)}"], total
 
 
 def invalid_problem(attempt: Attempt, rules: PointsRules | None = None) -> str | None:
@@ -298,32 +320,36 @@ def score_attempt(attempt: Attempt, task: PointsTask, rules: PointsRules | None 
     """Score one attempt: every dimension, deterministic points, outcome and the reasons for it."""
     rules = rules or seed_rules()
     blocking: list[str] = []
-    dims: list[DimensionScore] = []
-    total: Points = None
+    dims: list[dict[str, object]] = []
+    total: Value = None
     if attempt.invalid is not None:
         outcome: Outcome = "Invalid"
         reasons = [f"invalid: {attempt.invalid.reason}"]
     else:
-        points = _dimension_points(attempt, task, rules)
+        measured = _measured(attempt, task, rules)
+        points = {k: m[0] for k, m in measured.items()}
         gaps = mandatory_gaps(attempt, rules)
         blocking = _blockers(attempt, rules, points)
         for dim in rules.dimensions:
             if isinstance(dim.rule, Gate):
                 points[dim.key] = _gate(dim, gaps, blocking, points)
+                measured[dim.key] = points[dim.key], "scored", dim.name
         outcome, reasons, total = _outcome(attempt, rules, points, gaps, blocking)
-        dims = _dimensions(attempt, task, rules, points)
+        dims = _dimensions(rules, measured)
     producer = attempt.producer_outcome
-    return AttemptResult(
-        attempt_id=attempt.attempt_id,
-        task=attempt.task,
-        outcome=outcome,
-        reasons=tuple(reasons),
-        dimensions=tuple(dims),
-        deterministic=None if total is None else float(total),
-        blockers=tuple(blocking),
-        invalid_reason=attempt.invalid.reason if attempt.invalid else None,
-        producer_outcome=producer,
-        disagrees=producer is not None and producer != outcome,
+    return AttemptResult.model_validate(
+        {
+            "attempt_id": attempt.attempt_id,
+            "task": attempt.task,
+            "outcome": outcome,
+            "reasons": tuple(reasons),
+            "dimensions": dims,
+            "deterministic": None if total is None else total[0] / total[1],
+            "blockers": tuple(blocking),
+            "invalid_reason": attempt.invalid.reason if attempt.invalid else None,
+            "producer_outcome": producer,
+            "disagrees": producer is not None and producer != outcome,
+        }
     )
 
 

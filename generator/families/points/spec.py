@@ -11,11 +11,13 @@ values (exact fractions, tuples) once per benchmark, before any row is scored.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from itertools import product
+from math import lcm
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -279,6 +281,10 @@ def _rule_problems(place: str, dim: DimensionSpec, known: set[str], weights: dic
 # --- compiled: plain values for the hot path ----------------------------------------------------
 
 
+Scaled = tuple[tuple[str, int], ...]
+"""(name, numerator over the rubric's common denominator ``scale``) pairs."""
+
+
 @dataclass(frozen=True)
 class CompiledDimension:
     key: str
@@ -293,6 +299,20 @@ class CompiledDimension:
     otherwise: Fraction = Fraction(0)
     signal_points: tuple[tuple[str, Fraction], ...] = ()
     minimums: tuple[tuple[str, Fraction], ...] = ()
+    # The same numbers as integer numerators over the rubric's ``PointsRules.scale``: the scoring
+    # engine adds and compares integers, never building a Fraction per row.
+    scale: int = 1
+    """The rubric's common denominator (``PointsRules.scale``), repeated here for a lone dimension."""
+    scaled_weight: int = 0
+    scaled_each: int = 0
+    scaled_floor: int = 0
+    scaled_steps: tuple[tuple[tuple[str, ...], int], ...] = ()
+    scaled_otherwise: int = 0
+    scaled_signals: Scaled = ()
+    scaled_minimums: Scaled = ()
+    by_signals: dict[tuple[bool, ...], int] = field(default_factory=dict, hash=False)
+    """A ladder or signal sum's points (over ``scale``) for every combination of its group's signals,
+    in ``SIGNALS`` order: one look-up per row instead of walking the steps."""
 
 
 @dataclass(frozen=True)
@@ -315,11 +335,20 @@ class PointsRules:
     """(key, signal group) of each diagnostic scored from signals: its unavailable count is disclosed."""
     blocker_words: dict[str, str]
     """Each blocking minimum's wording: a penalty dimension below it is "excessive scope overreach"."""
+    scale: int = 1
+    """The least common denominator of every number the specification states: each threshold and
+    constant below is its integer numerator over ``scale`` (7.5 of the seed is 15 over 2)."""
+    scaled_ready_at_least: int = 0
+    scaled_ready_minimums: Scaled = ()
+    scaled_review_at_least: int = 0
+    scaled_blocker_minimums: Scaled = ()
 
 
 def compile_spec(spec: PointsSpec) -> PointsRules:
-    dims = tuple(_compile_dimension(d) for d in spec.dimensions)
+    scale = common_denominator(spec)
+    dims = tuple(_compile_dimension(d, scale) for d in spec.dimensions)
     ready = spec.outcomes.ready
+    review = spec.outcomes.needs_review.deterministic_at_least
     return PointsRules(
         spec=spec,
         dimensions=dims,
@@ -328,7 +357,7 @@ def compile_spec(spec: PointsSpec) -> PointsRules:
         ready_at_least=exact(ready.deterministic_at_least),
         ready_minimums=tuple((k, exact(v)) for k, v in ready.minimums.items()),
         ready_nonempty=ready.nonempty,
-        review_at_least=exact(spec.outcomes.needs_review.deterministic_at_least),
+        review_at_least=exact(review),
         critical_checks=spec.blockers.critical_checks,
         detections=spec.blockers.detections,
         blocker_minimums=tuple((k, exact(v)) for k, v in spec.blockers.minimums.items()),
@@ -342,23 +371,115 @@ def compile_spec(spec: PointsSpec) -> PointsRules:
             else f"{d.name} below its minimum"
             for d in dims
         },
+        scale=scale,
+        scaled_ready_at_least=scaled(ready.deterministic_at_least, scale),
+        scaled_ready_minimums=_scaled_items(ready.minimums.items(), scale),
+        scaled_review_at_least=scaled(review, scale),
+        scaled_blocker_minimums=_scaled_items(spec.blockers.minimums.items(), scale),
     )
 
 
-def _compile_dimension(dim: DimensionSpec) -> CompiledDimension:
+def common_denominator(spec: PointsSpec) -> int:
+    """The least common denominator of every number a specification states (weights are integers)."""
+    return lcm(1, *(exact(v).denominator for v in _stated_numbers(spec)))
+
+
+def _stated_numbers(spec: PointsSpec) -> Iterator[int | Decimal]:
+    for dim in spec.dimensions:
+        rule = dim.rule
+        if isinstance(rule, Penalty):
+            yield from (rule.each, rule.floor)
+        elif isinstance(rule, Ladder):
+            yield from (step.points for step in rule.steps)
+            yield rule.otherwise
+        elif isinstance(rule, SignalSum):
+            yield from rule.points.values()
+        elif isinstance(rule, Gate):
+            yield from rule.minimums.values()
+    yield from spec.blockers.minimums.values()
+    yield from spec.outcomes.ready.minimums.values()
+    yield spec.outcomes.ready.deterministic_at_least
+    yield spec.outcomes.needs_review.deterministic_at_least
+
+
+def scaled(value: int | Decimal, scale: int) -> int:
+    """A stated number's numerator over ``scale`` (exact: ``scale`` is a multiple of its denominator)."""
+    ratio = exact(value) * scale
+    assert ratio.denominator == 1, f"{value} is not a whole number of 1/{scale}"
+    return ratio.numerator
+
+
+def _scaled_items(numbers: Iterable[tuple[str, int | Decimal]], scale: int) -> Scaled:
+    return tuple((k, scaled(v, scale)) for k, v in numbers)
+
+
+def _compile_dimension(dim: DimensionSpec, scale: int) -> CompiledDimension:
     rule = dim.rule
     label = dim.label or dim.key.replace("_", " ")
-    base = CompiledDimension(dim.key, dim.name, label, dim.weight, dim.diagnostic, rule)
+    base = CompiledDimension(
+        dim.key,
+        dim.name,
+        label,
+        dim.weight,
+        dim.diagnostic,
+        rule,
+        scale=scale,
+        scaled_weight=dim.weight * scale,
+    )
     if isinstance(rule, Penalty):
-        return replace(base, each=exact(rule.each), floor=exact(rule.floor))
+        return replace(
+            base,
+            each=exact(rule.each),
+            floor=exact(rule.floor),
+            scaled_each=scaled(rule.each, scale),
+            scaled_floor=scaled(rule.floor, scale),
+        )
     if isinstance(rule, Ladder):
-        steps = tuple((step.when, exact(step.points)) for step in rule.steps)
-        return replace(base, steps=steps, otherwise=exact(rule.otherwise))
+        return replace(
+            base,
+            steps=tuple((step.when, exact(step.points)) for step in rule.steps),
+            otherwise=exact(rule.otherwise),
+            scaled_steps=tuple((step.when, scaled(step.points, scale)) for step in rule.steps),
+            scaled_otherwise=scaled(rule.otherwise, scale),
+            by_signals=_ladder_table(rule, scale),
+        )
     if isinstance(rule, SignalSum):
-        return replace(base, signal_points=tuple((s, exact(p)) for s, p in rule.points.items()))
+        return replace(
+            base,
+            signal_points=tuple((s, exact(p)) for s, p in rule.points.items()),
+            scaled_signals=_scaled_items(rule.points.items(), scale),
+            by_signals=_sum_table(rule, scale),
+        )
     if isinstance(rule, Gate):
-        return replace(base, minimums=tuple((k, exact(v)) for k, v in rule.minimums.items()))
+        return replace(
+            base,
+            minimums=tuple((k, exact(v)) for k, v in rule.minimums.items()),
+            scaled_minimums=_scaled_items(rule.minimums.items(), scale),
+        )
     return base
+
+
+def _combinations(group: str) -> Iterator[dict[str, bool]]:
+    names = SIGNALS[group]
+    for values in product((False, True), repeat=len(names)):
+        yield dict(zip(names, values, strict=True))
+
+
+def _ladder_table(rule: Ladder, scale: int) -> dict[tuple[bool, ...], int]:
+    """The first step whose signals all hold, else ``otherwise``, for each combination of signals."""
+    table = {}
+    for holds in _combinations(rule.signals):
+        step = next((s for s in rule.steps if all(holds[x] for x in s.when)), None)
+        table[tuple(holds.values())] = scaled(rule.otherwise if step is None else step.points, scale)
+    return table
+
+
+def _sum_table(rule: SignalSum, scale: int) -> dict[tuple[bool, ...], int]:
+    """The sum of the points of the signals that hold, for each combination of signals."""
+    return {
+        tuple(holds.values()): sum(scaled(p, scale) for s, p in rule.points.items() if holds[s])
+        for holds in _combinations(rule.signals)
+    }
 
 
 # --- the built-in specification of the seed contract ---------------------------------------------
