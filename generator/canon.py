@@ -1,12 +1,18 @@
 """The JSON spellings benchsite writes, with the standard library only (a no-op rebuild compares
-records in them without importing the models)."""
+records in them without importing the models), and the compiled encoder (msgspec, imported when
+first used) that writes the published rows in the same compact spelling."""
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from functools import cache
 from json.encoder import encode_basestring
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import msgspec
 
 
 def canonical_json(value: Any) -> str:
@@ -77,3 +83,38 @@ def compact_json(value: Any) -> str:
     return (
         json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
     )
+
+
+def compact_json_bytes(value: Any) -> bytes:
+    """Exactly ``compact_json(value).encode("utf-8")`` for the values a model's JSON dump holds
+    (dicts with text keys, lists, text, ints, finite floats, booleans, None), in a fifth of the time:
+    msgspec writes them, sorted by key, in C. Where msgspec would spell a value otherwise, or refuse
+    it, the standard library writes (or refuses) it as ``compact_json`` always did: a key that is not
+    text, a lone surrogate, and a float ``repr`` spells with an exponent (msgspec writes ``1e16`` and
+    ``0.00001`` where Python writes ``1e+16`` and ``1e-05``; the two agree on every other float, as
+    ``tests/test_canon_bytes.py`` checks over generated values). The one value both write but
+    differently that no output check can see is a float that is not finite (msgspec writes ``null``,
+    ``json`` refuses): a caller passes only values of models that refuse NaN and infinity
+    (``allow_inf_nan=False``), as every row model does."""
+    try:
+        data = _row_encoder().encode(value)
+    except (TypeError, ValueError, OverflowError):
+        return compact_json(value).encode("utf-8")
+    if _EXPONENT.search(data):
+        return compact_json(value).encode("utf-8")
+    return data + b"\n"
+
+
+_EXPONENT = re.compile(rb"(?:^|[:,\[])-?(?:0\.0000|[0-9.]+e)")
+"""A number as msgspec writes a float ``repr`` spells with an exponent: where a compact JSON value
+begins (after ``:``, ``,``, ``[`` or at the start), ``0.0000…`` or digits with an ``e``. Text that
+happens to look like one (``"a:1e"``) only costs the standard library's pass, never a wrong byte."""
+
+
+@cache
+def _row_encoder() -> msgspec.json.Encoder:
+    """msgspec's JSON encoder with sorted keys, made once (imported here: a no-op rebuild that writes
+    no rows never loads it)."""
+    import msgspec
+
+    return msgspec.json.Encoder(order="sorted")

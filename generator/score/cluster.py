@@ -40,10 +40,10 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from generator.canon import compact_json
 from generator.errors import BenchsiteError, Problem, printable
 from generator.inputs.files import ReadFailure, read_regular
 from generator.inputs.seal import SEAL_NAME
+from generator.score.details import rows_json
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -104,7 +104,7 @@ def score_remote(remote: Remote, rel: str, run_id: str, verify_only: bool) -> Sc
     scored = scoring.value
     if scored is None or scoring.problems:
         return Scored(generator, run.digest, None, None, None, scoring.problems)
-    detail = compact_json(scored.detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
+    detail = rows_json(scored.detail)
     return Scored(generator, run.digest, scored.summary, scored.part, detail, ())
 
 

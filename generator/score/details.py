@@ -15,12 +15,23 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from generator.canon import compact_json
+from generator.canon import compact_json, compact_json_bytes
 from generator.errors import OutputError
 from generator.inputs.files import Stored
 from generator.inputs.portable import open_folder, wait_lock
 from generator.score.cache import Kept
 from generator.score.spool import SPOOL_PREFIX, sweep_stale
+
+
+def rows_json(detail: BaseModel) -> bytes:
+    """A run's published rows (``data/runs/<id>/<run>.json``): ``compact_json`` of the model's JSON
+    dump, written by the compiled encoder (``canon.compact_json_bytes``) when the model refuses NaN and
+    infinity (every row model does: ``allow_inf_nan=False``), the one value that encoder would spell
+    otherwise without a trace in its output; by the standard library for any other model."""
+    dumped = detail.model_dump(mode="json", by_alias=True)
+    if detail.model_config.get("allow_inf_nan", True):
+        return compact_json(dumped).encode("utf-8")
+    return compact_json_bytes(dumped)
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,7 @@ class Details:
         return (self._held,) if self._held >= 0 else ()
 
     def put(self, bench: str, run: str, detail: BaseModel) -> bytes:
-        data = compact_json(detail.model_dump(mode="json", by_alias=True)).encode("utf-8")
+        data = rows_json(detail)
         self.put_bytes(bench, run, data)
         return data
 
