@@ -10,6 +10,7 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,7 @@ from generator.score.cache import RunCache
 from generator.score.run import ScoreOptions, _records
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
 from generator.score.workers import recorded_run, verified_and_recorded
+from tests.conftest import run_cli, snapshot
 
 KEY = b"s" * 32
 LATER = 5_000_000_000
@@ -259,3 +261,30 @@ def test_a_published_version_is_hashed_once_then_taken_from_its_record(
     write.check_published(
         version, {**files, "index.html": hashlib.sha256(b"<p>ho</p>\n").hexdigest()}, b"{}", b"{}"
     )
+
+
+def test_a_warm_build_hashes_no_run_file_again_and_publishes_the_same_bytes(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole build, in this process (``--jobs 1``), with the clock read past the corpus's racy
+    second: the second build (another site, so no no-op) takes every scored run from its record and
+    the run cache, hashing only the benchmark folders and the reveal; its site is the same bytes."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    folders: list[Path] = []
+    original = discover.read_verified
+
+    def counting(folder: Any, rel: str) -> Any:
+        folders.append(folder.path)
+        return original(folder, rel)
+
+    monkeypatch.setattr(discover, "read_verified", counting)
+    cache = tmp_path / "cache"
+    for out in ("one", "two"):
+        result = run_cli("build", "--runs", corpus, "--out", tmp_path / out, "--jobs", "1", "--cache", cache)
+        assert result.exit_code == 0, result.output
+        if out == "one":
+            cold, folders[:] = set(folders), []
+    runs = {path for path in cold if path.parent.parent == corpus}
+    assert len(runs) > 10
+    assert not runs & set(folders) - {path for path in runs if path.name == "reveal"}
+    assert snapshot(tmp_path / "one") == snapshot(tmp_path / "two")
