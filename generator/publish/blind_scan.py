@@ -484,11 +484,14 @@ def _rows_show_none(rel: str, data: bytes, needles: list[bytes]) -> bool:
 
 
 def _is_json(data: bytes) -> bool:
-    """Whether ``json.loads`` reads ``data`` (ASCII without a backslash): msgspec decodes it in a
-    third of the time, and what it reads ``json.loads`` reads too (``tests/test_blind_scan_fast.py``
-    checks on generated text); what it refuses (``NaN``, ``1e400``…) is asked of ``json.loads``."""
+    """Whether ``json.loads`` reads ``data`` (ASCII without a backslash): msgspec reads it in C, an
+    object without building it (a struct of no fields skips every member, checking its syntax, at
+    thirty times the speed of ``json.loads``), and what it reads ``json.loads`` reads too
+    (``tests/test_blind_scan_fast.py`` checks on generated text); what it refuses (``NaN``,
+    ``1e400`` in an array…) is asked of ``json.loads``."""
+    skipping, decoding = _json_checkers()
     try:
-        _json_decoder().decode(data)
+        (skipping if data.lstrip()[:1] == b"{" else decoding).decode(data)
     except (ValueError, RecursionError):
         try:
             json.loads(data.decode("ascii"))
@@ -498,11 +501,15 @@ def _is_json(data: bytes) -> bool:
 
 
 @cache
-def _json_decoder() -> msgspec.json.Decoder[Any]:
-    """msgspec's untyped JSON decoder, made once (imported when first needed)."""
+def _json_checkers() -> tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[Any]]:
+    """msgspec's decoder of an object into a struct of no fields, and its untyped decoder, made once
+    (imported when first needed)."""
     import msgspec
 
-    return msgspec.json.Decoder()
+    class _Members(msgspec.Struct):
+        """Any JSON object: every member is unknown, skipped."""
+
+    return msgspec.json.Decoder(_Members), msgspec.json.Decoder()
 
 
 _HTML_ESCAPES = (b"&lt;", b"&gt;", b"&amp;", b"&quot;", b"&#39;")
