@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import Problems
-from generator.families.points.models import Attempt, attempt_row
+from generator.families.points.models import Attempt, _kept, attempt_row, relative_paths
 from generator.inputs import jsonio
 from generator.inputs.fastrows import no_duplicate_keys
 
@@ -212,3 +212,9 @@ def test_a_colon_in_a_string_costs_the_strict_duplicate_check_not_the_row() -> N
     assert not no_duplicate_keys('{"a": "x:y", "a": 1}', 1)
     assert no_duplicate_keys('{"a": "x:y", "b": 1}', 2)
     assert Attempt.fast_row(VALID.replace('"b"]', '"b:c"]')) is not None
+
+
+@given(st.text(alphabet="./ab\n", max_size=8))
+def test_a_path_the_fast_path_keeps_is_one_the_model_keeps_unchanged(path: str) -> None:
+    if _kept(path):
+        assert relative_paths((path,)) == (path,)

@@ -199,6 +199,13 @@ _UNNORMAL = re.compile(r"//|(^|/)\.(/|$)|/$")
 """What ``posixpath.normpath`` changes in a relative path that names no parent folder."""
 
 
+def _kept(path: str) -> bool:
+    """Whether :func:`relative_paths` keeps ``path`` as it is, by five string tests: a path it refuses
+    or changes starts with '.' or '/', ends with '/', or holds '//' or '/.' (some it keeps do too, and
+    take the whole check)."""
+    return bool(path) and path[0] not in "./" and path[-1] != "/" and "//" not in path and "/." not in path
+
+
 def relative_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
     """Relative, inside the repository, and normalised: './a' is 'a', 'a//b' is 'a/b'."""
     for path in paths:
@@ -278,7 +285,11 @@ _OPTIONAL = ("invalid", *FACT_FIELDS, "producer_outcome")
 _SAFE_ID = re.compile(SAFE_ID.removeprefix("^").removesuffix("$"))
 """``SAFE_ID`` matched against the whole text (pydantic's ``$`` is the end of the text, never a
 newline before it)."""
-_CHECK_MEMBERS = {"functional": 2, "cross_surface": 3}
+
+
+_FACTS = slice(4, 12)
+"""Where :data:`FACT_FIELDS` sit among :class:`AttemptRow`'s values (checked below)."""
+assert AttemptRow.__struct_fields__[_FACTS] == FACT_FIELDS
 
 
 def attempt_row(line: str) -> AttemptRow | None:
@@ -286,36 +297,31 @@ def attempt_row(line: str) -> AttemptRow | None:
     check ids, relative paths, facts stated) by plain loops; None when any check fails or is not
     certain (the strict path then says why, or accepts)."""
     row = typed(_ATTEMPT_ROWS, line)
-    if row is None or _SAFE_ID.fullmatch(row.attempt_id) is None or not _facts_stated(row):
+    if row is None or _SAFE_ID.fullmatch(row.attempt_id) is None:
         return None
-    members = _members(row)
-    if members is None or not no_duplicate_keys(line, members):
+    values = msgspec.structs.astuple(row)
+    absent = values.count(UNSET)
+    if absent and not isinstance(row.invalid, InvalidMarkerRow) and UNSET in values[_FACTS]:
+        return None  # a valid attempt states every fact (null = not executed)
+    members = _check_members(row)
+    if members is None or not no_duplicate_keys(line, len(values) - absent + members):
         return None
-    return _filled(row)
+    return _filled(row, absent > 0)
 
 
-def _facts_stated(row: AttemptRow) -> bool:
-    """A valid attempt states every fact (null = not executed); an invalid one need not."""
-    if isinstance(row.invalid, InvalidMarkerRow):
-        return True
-    return all(getattr(row, name) is not UNSET for name in FACT_FIELDS)
-
-
-def _members(row: AttemptRow) -> int | None:
-    """The object members the row holds, each counted once; None when a check id is empty or given
-    twice in its group."""
-    members = 3 + sum(getattr(row, name) is not UNSET for name in _OPTIONAL)
-    for name in ("functional", "regression", "cross_surface"):
-        checks: tuple[CheckRow | RegressionCheckRow | SurfaceCheckRow, ...] | UnsetType | None
-        checks = getattr(row, name)
+def _check_members(row: AttemptRow) -> int | None:
+    """The members of the objects inside the row, each counted once; None when a check id is empty
+    or given twice in its group."""
+    members = 0
+    for checks in (row.functional, row.regression, row.cross_surface):
         if not isinstance(checks, tuple):
             continue
         ids = {check.id for check in checks}
         if len(ids) != len(checks) or "" in ids:
             return None
-        members += _CHECK_MEMBERS.get(name, 2) * len(checks)
-        if name == "regression":
-            members += sum(check.critical is not UNSET for check in checks)  # type: ignore[union-attr]
+        members += len(checks) * len(type(checks[0]).__struct_fields__) if checks else 0
+    if isinstance(row.regression, tuple):
+        members -= sum(check.critical is UNSET for check in row.regression)
     if isinstance(row.invalid, InvalidMarkerRow):
         members += 1 + (row.invalid.detail is not UNSET)
     for signals in (row.tests, row.trajectory):
@@ -323,10 +329,10 @@ def _members(row: AttemptRow) -> int | None:
     return members
 
 
-def _filled(row: AttemptRow) -> AttemptRow | None:
+def _filled(row: AttemptRow, absent: bool) -> AttemptRow | None:
     """The row with every absent field at the model's default and its paths normalised; None when a
     path leaves the repository."""
-    for name in _OPTIONAL:
+    for name in _OPTIONAL if absent else ():
         if getattr(row, name) is UNSET:
             setattr(row, name, None)
     if isinstance(row.regression, tuple):
@@ -335,7 +341,7 @@ def _filled(row: AttemptRow) -> AttemptRow | None:
                 check.critical = False
     if isinstance(row.invalid, InvalidMarkerRow) and row.invalid.detail is UNSET:
         row.invalid.detail = ""
-    if isinstance(row.changed_paths, tuple):
+    if isinstance(row.changed_paths, tuple) and not all(map(_kept, row.changed_paths)):
         try:
             row.changed_paths = relative_paths(row.changed_paths)
         except ValueError:
