@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import Problems
+from generator.families.components.models import Episode, episode_row
 from generator.families.points.models import Attempt, _kept, attempt_row, relative_paths
 from generator.inputs import jsonio
 from generator.inputs.fastrows import no_duplicate_keys
@@ -218,3 +219,97 @@ def test_a_colon_in_a_string_costs_the_strict_duplicate_check_not_the_row() -> N
 def test_a_path_the_fast_path_keeps_is_one_the_model_keeps_unchanged(path: str) -> None:
     if _kept(path):
         assert relative_paths((path,)) == (path,)
+
+
+# --- components: episodes.jsonl ---------------------------------------------------------------
+
+
+class _StrictEpisode(Episode):
+    """The episode model without a fast path."""
+
+    fast_row = None
+
+
+_HASHES = st.sampled_from(["sha256:" + "a" * 64, "sha256:" + "b" * 64, "sha256:" + "A" * 64, "sha256:ab"])
+_CRITERIA = st.sampled_from(
+    ["identification", "evidence_grounding", "reasoning_validity", "disposition", "task_focus", "focus"]
+)
+_SCORES = st.sampled_from(["0", "1", "2", "3", "4", "-1", "true", "2.0", "1e0"])
+_NAMES = st.sampled_from(["open_document", "open_ledger", "x:y", ""]).map(json.dumps)
+_JUDGMENT = _object(
+    {
+        "call_id": _value(st.sampled_from(['"c1"', '"c2"', '"c3"', '"c4"', '""'])),
+        "judge": _value(_HASHES.map(json.dumps) | st.just('"sha256\\u003a' + "a" * 64 + '"')),
+        "criterion": _value(_CRITERIA.map(json.dumps)),
+        "score": _value(_SCORES),
+    },
+    {"call_id", "judge", "criterion", "score"},
+)
+_EPISODE = {
+    "episode_id": _value(_IDS),
+    "task": _value(_IDS),
+    "seed": _value(st.sampled_from(["0", "1", "-3", "9223372036854775808", "1" * 30, "true", "1.0"])),
+    "findings": _value(
+        _list(
+            _object(
+                {
+                    "location": _value(_NAMES),
+                    "issue_type": _value(_NAMES),
+                    "figure": _or_null(_TEXT),
+                    "evidence_ids": _value(_list(_TEXT)),
+                },
+                {"location", "issue_type", "evidence_ids"},
+            )
+        )
+    ),
+    "opened_documents": _value(_list(_TEXT)),
+    "calls": _value(_list(_object({"name": _value(_NAMES), "arguments": _value(_TEXT)}, {"name"}))),
+    "judgments": _value(_list(_JUDGMENT)),
+    "hard_fails": _value(_list(_TEXT)),
+    "human_grades": _value(
+        _list(
+            _object(
+                {"criterion": _value(_CRITERIA.map(json.dumps)), "score": _SCORES}, {"criterion", "score"}
+            )
+        )
+    ),
+}
+EPISODES = _object(_EPISODE, set(_EPISODE) - {"human_grades"})
+
+
+def _read_episodes(line: str, model: type[Episode]) -> tuple[list[Any], list[tuple[str, str, str]]]:
+    problems = Problems()
+    rows = [(number, _plain(row)) for number, row in jsonio.iter_models(line.encode(), "f", model, problems)]
+    return rows, [(p.file, p.where, p.message) for p in problems.as_list()]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(EPISODES)
+def test_the_fast_path_reads_every_episode_as_the_strict_path_does(line: str) -> None:
+    assert _read_episodes(line, Episode) == _read_episodes(line, _StrictEpisode)
+    fast = Episode.fast_row(line)
+    if fast is not None:
+        assert _plain(fast) == _plain(Episode.model_validate_json(line))
+
+
+EPISODE = (
+    '{"episode_id": "e1", "task": "JE-01", "seed": 1, "findings": [{"location": "row 10", "issue_type": '
+    '"cutoff", "evidence_ids": ["d1"]}], "opened_documents": ["d1"], "calls": [{"name": "open_document"}]'
+    ', "judgments": [{"call_id": "c1", "judge": "sha256:' + "a" * 64 + '", "criterion": "disposition", '
+    '"score": 2}], "hard_fails": []}'
+)
+
+
+def test_a_valid_episode_takes_the_fast_path_with_the_models_defaults() -> None:
+    fast = episode_row(EPISODE)
+    assert fast is not None
+    assert _plain(fast) == _plain(Episode.model_validate_json(EPISODE))
+    assert (fast.human_grades, fast.calls[0].arguments, fast.findings[0].figure) == ((), "", None)
+
+
+def test_an_escaped_colon_in_a_judge_leaves_the_duplicate_check_to_the_strict_parser() -> None:
+    escaped = EPISODE.replace('"sha256:', '"sha256\\u003a').replace('"seed": 1', '"seed": 1, "seed": 2')
+    assert episode_row(escaped) is None
+    assert _read_episodes(escaped, Episode)[1] == [
+        ("f", "line 1 $.seed", "duplicate key: every key may appear once")
+    ]

@@ -34,15 +34,20 @@ def typed(decoder: msgspec.json.Decoder[T], line: str) -> T | None:
         return None
 
 
-def no_duplicate_keys(line: str, members: int) -> bool:
+def no_duplicate_keys(line: str, members: int, string_colons: int = 0) -> bool:
     """Whether no object of the row has a key twice, given how many members the typed decode kept.
 
     Every member of a JSON object has exactly one colon outside strings, so the row's colons are at
     least its members, duplicates included; a decode that refuses unknown fields keeps each distinct
     member once. Colons equal to the members kept therefore leaves no room for a duplicate (nor for a
     colon inside a string): one count over the text. Otherwise (a colon in a string, say) the strict
-    parser that refuses duplicate keys decides, as it did for every row before."""
-    if line.count(":") == members:
+    parser that refuses duplicate keys decides, as it did for every row before.
+
+    ``string_colons`` are colons the decoded strings hold for certain (a judge's ``sha256:``): raw
+    colons in a row with no ``\\u`` escape (an escaped colon is no raw one), so only such a row
+    counts them."""
+    certain = string_colons == 0 or "\\u" not in line
+    if certain and line.count(":") == members + string_colons:
         return True
     try:
         jiter.from_json(line.encode(), allow_inf_nan=False, catch_duplicate_keys=True, cache_mode="none")
