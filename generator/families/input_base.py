@@ -4,10 +4,11 @@ rubric pin and the id-uniqueness rule."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from generator.inputs.fastrows import RowDecoder
 from generator.inputs.readable import hidden_character
 
 SHA256_HEX = r"^[0-9a-f]{64}$"
@@ -20,6 +21,9 @@ class Strict(BaseModel):
     """Input models: frozen, no unknown fields, and no type coercion ("yes" is not true)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False, strict=True)
+
+    fast_row: ClassVar[RowDecoder | None] = None
+    """A row model's compiled fast path (``generator/inputs/fastrows.py``), if it has one."""
 
 
 SPEC_ENTRIES = 100

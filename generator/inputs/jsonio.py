@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import partial
-from typing import Annotated, Any, NamedTuple, TypeVar
+from typing import Annotated, Any, NamedTuple, TypeVar, cast
 
 import jiter
 from pydantic import (
@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from generator.errors import Problem, Problems, Result
+from generator.inputs.fastrows import RowDecoder
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -410,32 +411,76 @@ def _parse_row(line: str, file: str, where: str) -> Result[Any]:
 
 
 def _jsonl_lines(data: bytes, file: str) -> Iterator[_Line]:
+    return (_parsed(row, file) for row in _rows(data, file))
+
+
+_Parse = Callable[[str, str, str], Result[Any]]
+
+
+class _Row(NamedTuple):
+    """One non-empty line of a JSON Lines file, before it is parsed: its number, its text and the
+    strict parse it takes (None for a file that is not UTF-8, whose problem is ``refused``)."""
+
+    number: int
+    text: str
+    parse: _Parse | None
+    refused: Result[Any] | None = None
+
+
+def _rows(data: bytes, file: str) -> Iterator[_Row]:
     text = decode_text(data, file)
     if text.value is None:
-        yield _Line(0, "", text)
+        yield _Row(0, "", None, text)
         return
     parse = _parse_row if _cannot_overflow(data) else parse_json
     for number, line in enumerate(text.value.split("\n"), start=1):
-        if not line.strip():
-            continue
-        if len(line) > MAX_ROW_CHARS:
-            reason = f"the row is {len(line)} characters long: a row may hold at most {MAX_ROW_CHARS}"
-            yield _Line(number, line, _failed(Problem(file, f"line {number}", reason)))
-            continue
-        yield _Line(number, line, parse(line, file, f"line {number}"))
+        if line.strip():
+            yield _Row(number, line, parse)
+
+
+def _parsed(row: _Row, file: str) -> _Line:
+    """One row strictly parsed: its value, or where and why not."""
+    if row.parse is None:
+        return _Line(row.number, row.text, row.refused or Result(None))
+    if len(row.text) > MAX_ROW_CHARS:
+        reason = f"the row is {len(row.text)} characters long: a row may hold at most {MAX_ROW_CHARS}"
+        return _Line(row.number, row.text, _failed(Problem(file, f"line {row.number}", reason)))
+    return _Line(row.number, row.text, row.parse(row.text, file, f"line {row.number}"))
+
+
+def _fast(fast: RowDecoder | None, row: _Row) -> object | None:
+    """The row by the model's compiled fast path, if it has one and the row is one it may take."""
+    if fast is None or row.parse is None or len(row.text) > MAX_ROW_CHARS:
+        return None
+    if _SURROGATE_ESCAPE.search(row.text) is not None:
+        return None
+    return fast(row.text)
 
 
 def iter_models(data: bytes, file: str, model: type[M], problems: Problems) -> Iterator[tuple[int, M]]:
-    """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``."""
-    for line in _jsonl_lines(data, file):
-        where = f"line {line.number}"
-        if problems.take(line.parsed) is None:
-            if not line.parsed.problems:
-                problems.append(Problem(file, where, "the row is null: expected a JSON object"))
+    """Each valid line of a JSON Lines file as (line number, model); every problem into ``problems``.
+    A model with a compiled fast path (``fast_row``) has each row tried by it first: what it accepts
+    comes as an object with the model's attributes and values; the rest takes the strict path, which
+    accepts a row or says why not, in the same words as before."""
+    fast: RowDecoder | None = getattr(model, "fast_row", None)
+    for row in _rows(data, file):
+        decoded = _fast(fast, row)
+        if decoded is not None:
+            yield row.number, cast(M, decoded)  # same attributes, same values: test_fast_decode
             continue
-        parsed = problems.take(_validate_line(model, line.text, file, where))
+        parsed = _model_line(_parsed(row, file), file, model, problems)
         if parsed is not None:
-            yield line.number, parsed
+            yield row.number, parsed
+
+
+def _model_line(line: _Line, file: str, model: type[M], problems: Problems) -> M | None:
+    """One row by the strict path: parsed, then validated by the model; problems into ``problems``."""
+    where = f"line {line.number}"
+    if problems.take(line.parsed) is None:
+        if not line.parsed.problems:
+            problems.append(Problem(file, where, "the row is null: expected a JSON object"))
+        return None
+    return problems.take(_validate_line(model, line.text, file, where))
 
 
 def validate_model(model: type[M], value: Any, file: str, where: str = "") -> Result[M]:

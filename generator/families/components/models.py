@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Annotated, Literal
 
+import msgspec
+from msgspec import UNSET, UnsetType
 from pydantic import Field, field_validator, model_validator
 
 from generator.families.components.spec import ComponentsSpec, Share
@@ -18,6 +21,7 @@ from generator.families.input_base import (
     Strict,
 )
 from generator.families.rules import rules_digest
+from generator.inputs.fastrows import no_duplicate_keys, typed
 
 CRITERIA = ("identification", "evidence_grounding", "reasoning_validity", "disposition")
 """The global criteria the contract's judge rubric names (``JudgeCriteria``)."""
@@ -240,8 +244,111 @@ class HumanGrade(Strict):
     score: int = Field(ge=0, le=3)
 
 
+# --- the fast path of episodes.jsonl (generator/inputs/fastrows.py) ----------------------------
+# The fields of the models below as msgspec Structs; an absent optional field decodes to UNSET (the
+# duplicate-key count needs the members given), then reads as the model's default.
+
+_Text = Annotated[str, msgspec.Meta(min_length=1)]
+_Score = Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
+class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A row Struct: unknown fields refused; msgspec's JSON decode never coerces types."""
+
+
+class FindingRow(_Row):
+    location: _Text
+    issue_type: _Text
+    evidence_ids: tuple[str, ...]
+    figure: str | UnsetType | None = UNSET
+
+
+class CallRow(_Row):
+    name: _Text
+    arguments: str | UnsetType = UNSET
+
+
+class JudgmentRow(_Row):
+    call_id: _Text
+    judge: str
+    criterion: Criterion
+    score: _Score
+
+
+class HumanGradeRow(_Row):
+    criterion: Criterion
+    score: _Score
+
+
+class EpisodeRow(_Row):
+    """One line of ``episodes.jsonl`` as the fast path reads it (the fields of :class:`Episode`)."""
+
+    episode_id: str
+    task: str
+    seed: int
+    findings: tuple[FindingRow, ...]
+    opened_documents: tuple[str, ...]
+    calls: tuple[CallRow, ...]
+    judgments: tuple[JudgmentRow, ...]
+    hard_fails: tuple[str, ...]
+    human_grades: tuple[HumanGradeRow, ...] | UnsetType = UNSET
+
+
+_EPISODE_ROWS = msgspec.json.Decoder(EpisodeRow)
+_SAFE_ID = re.compile(SAFE_ID.removeprefix("^").removesuffix("$"))
+_JUDGE = re.compile(EVALUATOR_HASH.removeprefix("^").removesuffix("$"))
+"""The patterns matched against the whole text (pydantic's ``$`` is the end of the text, never a
+newline before it)."""
+
+
+def episode_row(line: str) -> EpisodeRow | None:
+    """One row of ``episodes.jsonl`` decoded and checked as :class:`Episode` would (its patterns,
+    separate calls, one score per judge and criterion) by plain loops; None when any check fails or
+    is not certain (the strict path then says why, or accepts)."""
+    row = typed(_EPISODE_ROWS, line)
+    if row is None or _SAFE_ID.fullmatch(row.episode_id) is None or not _judged_apart(row.judgments):
+        return None
+    if not no_duplicate_keys(line, _members(row), string_colons=len(row.judgments)):
+        return None
+    return _filled(row)
+
+
+def _judged_apart(judgments: tuple[JudgmentRow, ...]) -> bool:
+    """Each judge known by its hash, each criterion scored in its own call, once per judge."""
+    if not all(_JUDGE.fullmatch(j.judge) for j in judgments):
+        return False
+    calls = {j.call_id for j in judgments}
+    pairs = {(j.judge, j.criterion) for j in judgments}
+    return len(calls) == len(pairs) == len(judgments)
+
+
+def _members(row: EpisodeRow) -> int:
+    """The object members the row holds, each counted once."""
+    members = 8 + (row.human_grades is not UNSET) + 4 * len(row.judgments)
+    members += 3 * len(row.findings) + sum(f.figure is not UNSET for f in row.findings)
+    members += len(row.calls) + sum(c.arguments is not UNSET for c in row.calls)
+    if isinstance(row.human_grades, tuple):
+        members += 2 * len(row.human_grades)
+    return members
+
+
+def _filled(row: EpisodeRow) -> EpisodeRow:
+    """The row with every absent field at the model's default."""
+    if row.human_grades is UNSET:
+        row.human_grades = ()
+    for finding in row.findings:
+        if finding.figure is UNSET:
+            finding.figure = None
+    for call in row.calls:
+        if call.arguments is UNSET:
+            call.arguments = ""
+    return row
+
+
 class Episode(Strict):
     """One line of ``episodes.jsonl``: one task × subject × seed."""
+
+    fast_row = staticmethod(episode_row)
 
     episode_id: str = Field(pattern=SAFE_ID)
     task: str

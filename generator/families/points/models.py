@@ -11,6 +11,8 @@ import re
 from collections import Counter
 from typing import Literal
 
+import msgspec
+from msgspec import UNSET, UnsetType
 from pydantic import Field, field_validator, model_validator
 
 from generator.families.input_base import (
@@ -25,6 +27,7 @@ from generator.families.input_base import (
 )
 from generator.families.points.spec import PointsSpec
 from generator.families.rules import rules_digest
+from generator.inputs.fastrows import no_duplicate_keys, typed
 
 # --- the contract (seed 000), read as its owner froze it -------------------------------------
 
@@ -196,6 +199,156 @@ _UNNORMAL = re.compile(r"//|(^|/)\.(/|$)|/$")
 """What ``posixpath.normpath`` changes in a relative path that names no parent folder."""
 
 
+def _kept(path: str) -> bool:
+    """Whether :func:`relative_paths` keeps ``path`` as it is, by five string tests: a path it refuses
+    or changes starts with '.' or '/', ends with '/', or holds '//' or '/.' (some it keeps do too, and
+    take the whole check)."""
+    return bool(path) and path[0] not in "./" and path[-1] != "/" and "//" not in path and "/." not in path
+
+
+def relative_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """Relative, inside the repository, and normalised: './a' is 'a', 'a//b' is 'a/b'."""
+    for path in paths:
+        if path.startswith("/") or _PARENT.search(path) or not path.strip("./"):
+            raise ValueError(f"changed path {path!r} must be relative and stay in the repo")
+    # a path with no "//", no "." segment and no trailing "/" is already normal (most are)
+    return tuple(posixpath.normpath(path) if _UNNORMAL.search(path) else path for path in paths)
+
+
+# --- the fast path of attempts.jsonl (generator/inputs/fastrows.py) ----------------------------
+# The same rows as the pydantic models below, as msgspec Structs: an absent optional field decodes
+# to UNSET (a valid attempt states every fact; the duplicate-key count needs the members given),
+# then reads as the model's default. Not frozen only so that this filling-in can happen once, here.
+
+SurfaceName = Literal["contract", "client", "cli", "documentation"]
+InvalidReason = Literal["pre_agent_evaluator_failure", "host_infrastructure_failure", "storage_exhaustion"]
+
+
+class _Row(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """A row Struct: unknown fields refused; msgspec's JSON decode never coerces types."""
+
+
+class CheckRow(_Row):
+    id: str
+    passed: bool
+
+
+class RegressionCheckRow(_Row):
+    id: str
+    passed: bool
+    critical: bool | UnsetType = UNSET
+
+
+class SurfaceCheckRow(_Row):
+    id: str
+    passed: bool
+    surface: SurfaceName
+
+
+class TestSignalsRow(_Row):
+    relevant_tests_changed: bool
+    passed_before: bool
+    passed_after: bool
+
+
+class TrajectoryRow(_Row):
+    explored: bool
+    recovered_or_no_error: bool
+    evidence_backed_termination: bool
+
+
+class InvalidMarkerRow(_Row):
+    reason: InvalidReason
+    detail: str | UnsetType = UNSET
+
+
+class AttemptRow(_Row):
+    """One line of ``attempts.jsonl`` as the fast path reads it (the fields of :class:`Attempt`)."""
+
+    attempt_id: str
+    task: str
+    agent_started: bool
+    invalid: InvalidMarkerRow | UnsetType | None = UNSET
+    functional: tuple[CheckRow, ...] | UnsetType | None = UNSET
+    regression: tuple[RegressionCheckRow, ...] | UnsetType | None = UNSET
+    cross_surface: tuple[SurfaceCheckRow, ...] | UnsetType | None = UNSET
+    changed_paths: tuple[str, ...] | UnsetType | None = UNSET
+    tests: TestSignalsRow | UnsetType | None = UNSET
+    trajectory: TrajectoryRow | UnsetType | None = UNSET
+    tampering_detected: bool | UnsetType | None = UNSET
+    prohibited_change_detected: bool | UnsetType | None = UNSET
+    producer_outcome: Outcome | UnsetType | None = UNSET
+
+
+_ATTEMPT_ROWS = msgspec.json.Decoder(AttemptRow)
+_OPTIONAL = ("invalid", *FACT_FIELDS, "producer_outcome")
+_SAFE_ID = re.compile(SAFE_ID.removeprefix("^").removesuffix("$"))
+"""``SAFE_ID`` matched against the whole text (pydantic's ``$`` is the end of the text, never a
+newline before it)."""
+
+
+_FACTS = slice(4, 12)
+"""Where :data:`FACT_FIELDS` sit among :class:`AttemptRow`'s values (checked below)."""
+assert AttemptRow.__struct_fields__[_FACTS] == FACT_FIELDS
+
+
+def attempt_row(line: str) -> AttemptRow | None:
+    """One row of ``attempts.jsonl`` decoded and checked as :class:`Attempt` would (its pattern, unique
+    check ids, relative paths, facts stated) by plain loops; None when any check fails or is not
+    certain (the strict path then says why, or accepts)."""
+    row = typed(_ATTEMPT_ROWS, line)
+    if row is None or _SAFE_ID.fullmatch(row.attempt_id) is None:
+        return None
+    values = msgspec.structs.astuple(row)
+    absent = values.count(UNSET)
+    if absent and not isinstance(row.invalid, InvalidMarkerRow) and UNSET in values[_FACTS]:
+        return None  # a valid attempt states every fact (null = not executed)
+    members = _check_members(row)
+    if members is None or not no_duplicate_keys(line, len(values) - absent + members):
+        return None
+    return _filled(row, absent > 0)
+
+
+def _check_members(row: AttemptRow) -> int | None:
+    """The members of the objects inside the row, each counted once; None when a check id is empty
+    or given twice in its group."""
+    members = 0
+    for checks in (row.functional, row.regression, row.cross_surface):
+        if not isinstance(checks, tuple):
+            continue
+        ids = {check.id for check in checks}
+        if len(ids) != len(checks) or "" in ids:
+            return None
+        members += len(checks) * len(type(checks[0]).__struct_fields__) if checks else 0
+    if isinstance(row.regression, tuple):
+        members -= sum(check.critical is UNSET for check in row.regression)
+    if isinstance(row.invalid, InvalidMarkerRow):
+        members += 1 + (row.invalid.detail is not UNSET)
+    for signals in (row.tests, row.trajectory):
+        members += 3 if isinstance(signals, TestSignalsRow | TrajectoryRow) else 0
+    return members
+
+
+def _filled(row: AttemptRow, absent: bool) -> AttemptRow | None:
+    """The row with every absent field at the model's default and its paths normalised; None when a
+    path leaves the repository."""
+    for name in _OPTIONAL if absent else ():
+        if getattr(row, name) is UNSET:
+            setattr(row, name, None)
+    if isinstance(row.regression, tuple):
+        for check in row.regression:
+            if check.critical is UNSET:
+                check.critical = False
+    if isinstance(row.invalid, InvalidMarkerRow) and row.invalid.detail is UNSET:
+        row.invalid.detail = ""
+    if isinstance(row.changed_paths, tuple) and not all(map(_kept, row.changed_paths)):
+        try:
+            row.changed_paths = relative_paths(row.changed_paths)
+        except ValueError:
+            return None
+    return row
+
+
 class Attempt(Strict):
     """One line of ``attempts.jsonl``: one agent on one task. ``null`` means not executed."""
 
@@ -215,17 +368,12 @@ class Attempt(Strict):
 
     _unique_f = field_validator("functional", "regression", "cross_surface")(_unique)
 
+    fast_row = staticmethod(attempt_row)
+
     @field_validator("changed_paths")
     @classmethod
     def _relative(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        """Relative, inside the repository, and normalised: './a' is 'a', 'a//b' is 'a/b'."""
-        if value is None:
-            return None
-        for path in value:
-            if path.startswith("/") or _PARENT.search(path) or not path.strip("./"):
-                raise ValueError(f"changed path {path!r} must be relative and stay in the repo")
-        # a path with no "//", no "." segment and no trailing "/" is already normal (most are)
-        return tuple(posixpath.normpath(path) if _UNNORMAL.search(path) else path for path in value)
+        return None if value is None else relative_paths(value)
 
     @model_validator(mode="after")
     def _facts_stated(self) -> Attempt:
