@@ -60,9 +60,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
-import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,6 +71,7 @@ from generator.canon import compact_json
 from generator.errors import OutputError
 from generator.figures.model import Model
 from generator.inputs.identity import generator_digest
+from generator.score.signed import signed, signed_body, write_atomic
 from generator.score.userkey import Untrusted, read_owned, trusted_key
 
 FORMAT = "benchsite-run-cache/3"
@@ -104,7 +102,7 @@ class RunEntry(Model):
     detail: FileRef
     mac: str
     """HMAC-SHA256 under the user's key over every other field, as the entry file spells them
-    (``_MAC_HEAD``): a changed, forged or foreign entry fails."""
+    (``score.signed``): a changed, forged or foreign entry fails."""
 
 
 class PagesEntry(Model):
@@ -129,8 +127,6 @@ class BlobEntry(Model):
     mac: str
 
 
-_MAC_HEAD = b'{"mac":"'
-_MAC_END = len(_MAC_HEAD) + 64
 """An entry file begins with its MAC (64 hex digits), the first key of its JSON object; the MAC is
 over the object the rest of the file spells with ``{`` before it: the entry's other fields as
 ``compact_json`` wrote them. The file stays one JSON object."""
@@ -224,24 +220,15 @@ class RunCache:
         """The per-user key entries are signed with (empty without a cache)."""
         return self._key
 
-    def _mac(self, body: bytes) -> bytes:
-        return hmac.new(self._key, body, hashlib.sha256).hexdigest().encode("ascii")
-
     def _signed(self, fields: dict[str, Any]) -> bytes:
-        """An entry's bytes: its fields as compact JSON, with their MAC written first (``_MAC_HEAD``)."""
-        body = compact_json(fields).encode("utf-8")
-        return _MAC_HEAD + self._mac(body) + b'",' + body[1:]
+        """An entry's bytes: its fields as compact JSON, with their MAC written first (``signed``)."""
+        return signed(self._key, compact_json(fields).encode("utf-8"))
 
     def _verified(self, raw: bytes) -> bytes:
         """An entry's bytes, once the MAC written first holds over the bytes that follow it: the
         entry is checked as it was written, before it is parsed, with no spelling of it made again.
         ValueError when it does not hold."""
-        body = b"{" + raw[_MAC_END + 2 :]
-        if (
-            not raw.startswith(_MAC_HEAD)
-            or raw[_MAC_END : _MAC_END + 2] != b'",'
-            or not hmac.compare_digest(raw[len(_MAC_HEAD) : _MAC_END], self._mac(body))
-        ):
+        if signed_body(self._key, raw) is None:
             raise ValueError("entry does not carry its own MAC")
         return raw
 
@@ -404,18 +391,7 @@ class RunCache:
             for folder in (self.folder, entry.parent.parent, entry.parent):
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             for name, data in files:
-                _write_atomic(self._file(kind, key, name), data)
-            _write_atomic(entry, self._signed(fields))
+                write_atomic(self._file(kind, key, name), data)
+            write_atomic(entry, self._signed(fields))
         except OSError:
             self.discard(kind, key)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        Path(temp).replace(path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise

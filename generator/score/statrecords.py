@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import hmac
 import json
 import os
 import stat
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +29,7 @@ from pathlib import Path
 
 from generator.inputs.discover import FolderReads
 from generator.inputs.seal import check_coverage, native
+from generator.score.signed import signed, signed_body, write_atomic
 from generator.score.userkey import Untrusted, read_owned
 
 FORMAT = "benchsite-stat-records/1"
@@ -41,9 +40,6 @@ the clock this process reads), so a change made just after the stamp is read may
 before it; 0.1 s covers any tick."""
 
 SECOND_NS = 1_000_000_000
-
-_MAC_HEAD = b'{"mac":"'
-_MAC_END = len(_MAC_HEAD) + 64
 
 Stat = tuple[int, int, int, int, int]
 """(device, inode, size, mtime_ns, ctime_ns) of a regular file."""
@@ -102,9 +98,6 @@ class StatStore:
         key = hashlib.sha256(FORMAT.encode() + b"\n" + name).hexdigest()
         return self.folder / "stats-v1" / key[:2] / f"{key}.json"
 
-    def _mac(self, body: bytes) -> bytes:
-        return hmac.new(self.key, body, hashlib.sha256).hexdigest().encode("ascii")
-
     def load(self, folder: Path) -> FolderRecord | None:
         """The record of ``folder`` when there is one, the user's own, its MAC holds and it names
         this folder; else None (a record that fails is deleted)."""
@@ -122,12 +115,8 @@ class StatStore:
         return record
 
     def _parsed(self, raw: bytes, folder: Path) -> FolderRecord | None:
-        body = b"{" + raw[_MAC_END + 2 :]
-        if (
-            not raw.startswith(_MAC_HEAD)
-            or raw[_MAC_END : _MAC_END + 2] != b'",'
-            or not hmac.compare_digest(raw[len(_MAC_HEAD) : _MAC_END], self._mac(body))
-        ):
+        body = signed_body(self.key, raw)
+        if body is None:
             return None
         try:
             fields = json.loads(body)
@@ -184,15 +173,7 @@ class StatStore:
             "stamp": stamp,
         }
         body = json.dumps(fields, sort_keys=True, separators=(",", ":")).encode("utf-8")
-        data = _MAC_HEAD + self._mac(body) + b'",' + body[1:]
         with contextlib.suppress(OSError):
             for level in (path.parent.parent.parent, path.parent.parent, path.parent):
                 level.mkdir(mode=0o700, exist_ok=True)
-            handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-            try:
-                with os.fdopen(handle, "wb") as out:
-                    out.write(data)
-                Path(temp).replace(path)
-            except BaseException:
-                Path(temp).unlink(missing_ok=True)
-                raise
+            write_atomic(path, signed(self.key, body))
