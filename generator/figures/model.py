@@ -25,6 +25,10 @@ class SectionDefaults(Model):
     def revealed_names(self) -> tuple[str, ...]:
         return ()
 
+    def attachments(self) -> tuple[tuple[str, str, str, int], ...]:
+        """(run id, file name, sha256, size) of each producer file the site publishes beside its run."""
+        return ()
+
 
 class Interval(Model):
     """A confidence interval: exact on a proportion, Student t on a mean (``method`` says which)."""

@@ -25,6 +25,17 @@ def exact_interval(successes: int, trials: int, confidence: float = 0.95) -> Int
     return Interval(low=float(ci.low), high=float(ci.high), confidence=confidence, method=CP_METHOD, n=trials)
 
 
+SIGN_METHOD = "exact two-sided sign test (scipy.stats.binomtest, p = 1/2) on the non-tied pairs"
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Exact two-sided sign test on the non-tied pairs; 1 when there are none."""
+    n = wins + losses
+    from scipy.stats import binomtest
+
+    return 1.0 if n == 0 else float(binomtest(wins, n, 0.5).pvalue)
+
+
 def basis_points(numerator: int, denominator: int) -> int | None:
     """floor(10000 · n / d) in integers; None when the denominator is 0."""
     if denominator <= 0:

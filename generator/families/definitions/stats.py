@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from generator.families.definitions.models import Collapse, Floor
 from generator.families.definitions.spec import DefinitionsRules, seed_rules
 from generator.figures.stats import exact_interval
+from generator.figures.stats import sign_test as sign_test  # the family's tests, in one place
 
 
 def derive_floor(floor: Floor, rules: DefinitionsRules | None = None) -> tuple[float | None, str | None]:
@@ -77,14 +78,6 @@ def above_floor(p: float | None, min_p: float | None, alpha: float | None = None
     (alpha: the specification's ``floor_test.alpha``, by default the built-in 0.05)."""
     level = seed_rules().alpha if alpha is None else alpha
     return p is not None and min_p is not None and p <= level and min_p <= level
-
-
-def sign_test(wins: int, losses: int) -> float:
-    """Exact two-sided sign test on the non-tied pairs; 1 when there are none."""
-    n = wins + losses
-    from scipy.stats import binomtest
-
-    return 1.0 if n == 0 else float(binomtest(wins, n, 0.5).pvalue)
 
 
 def sign_minimum(n: int) -> float:

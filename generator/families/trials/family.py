@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from generator.errors import Problem, Problems, Result
 from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
 from generator.families.specs import SpecSource, resolve
+from generator.families.trials import provenance
 from generator.families.trials.models import (
     PlannedTrial,
     Reveal,
@@ -38,6 +39,7 @@ from generator.families.trials.scoring import (
     evidence_problem,
     leaderboard,
     metrics,
+    paired,
     score_trial,
 )
 from generator.families.trials.source import agreement_problems, states_seed_rules
@@ -213,6 +215,8 @@ class TrialsState:
     reveal: Reveal | None
     seen: dict[str, str] = field(default_factory=dict)
     figures: list[TrialFigure] = field(default_factory=list)
+    successes: dict[str, bool] = field(default_factory=dict)
+    """Each scored trial's success, by trial id (paired comparisons read it)."""
 
 
 @dataclass(frozen=True)
@@ -367,12 +371,20 @@ class TrialsFamily(
         ]
         rows = [row for row, _ in scored]
         part = TrialsPart(trial_ids=tuple(sorted(results)), figures=tuple(f for _, f in scored))
+        sources = problems.take(provenance.sources(run, label, meta))
+        reported = problems.take(provenance.reported(meta, plan, results, label))
+        if problems or sources is None or reported is None:
+            return problems.result(None)
         summary = RunSummary(
             id=run_id,
             digest=run.digest,
             producer=meta.producer,
             plan_sha256=meta.plan_sha256,
             trial_count=len(rows),
+            subject=meta.subject if rules.spec.blind.labels == "subject_names" else None,
+            sources=sources,
+            reported=reported,
+            notes=meta.notes,
         )
         return Result(RunScored(summary, RunDetail(**summary.model_dump(), trials=tuple(rows)), part))
 
@@ -386,6 +398,7 @@ class TrialsFamily(
         if not problems:
             state.seen.update(dict.fromkeys(part.trial_ids, run_id))
             state.figures.extend(part.figures)
+            state.successes.update(zip(part.trial_ids, (f.success for f in part.figures), strict=True))
         return problems
 
     def finish(
@@ -419,17 +432,22 @@ class TrialsFamily(
                 )
                 problems.append(Problem(f"{bench.label}/reveal/{REVEAL_FILE}", "$.scores_sha256", message))
             record = _reveal_record(reveal)
+        order = [row.provider for row in scores.leaderboard]
         section = TrialsSection(
             contract=contract,
             scoring=_scoring(state.source, rules),
             scores=scores,
             scores_sha256=digest,
             reveal=record,
+            paired=()
+            if rules.spec.paired is None
+            else paired(tuple(plan.trials.values()), state.successes, order),
         )
         interpretations = (
             INTERPRETATIONS if state.source.kind == "built-in" else spec_interpretations(rules.spec)
         )
-        return problems.result(Finished(section, _disclosures(scores, digest, record, interpretations)))
+        disclosures = _disclosures(scores, digest, record, interpretations, rules.spec.blind.labels)
+        return problems.result(Finished(section, disclosures))
 
 
 def _scoring(source: SpecSource, rules: TrialsRules) -> TrialsScoring:
@@ -454,9 +472,16 @@ def _disclosures(
     digest: str,
     reveal: RevealRecord | None,
     interpretations: tuple[Interpretation, ...],
+    labels: str = "plan_labels",
 ) -> Disclosures:
     evaluators = tuple(e.evaluator for e in scores.evaluators)
-    if reveal is None:
+    if labels == "subject_names":
+        statement = (
+            f"Not scored blind: providers are named by the producer's own names for them. "
+            f"{counted(len(evaluators), 'evaluator').capitalize()}, identified by one-way hashes, scored "
+            f"them. The scores are frozen in this version (scores file sha256 {digest})."
+        )
+    elif reveal is None:
         statement = (
             f"Providers were scored blind under labels; {counted(len(evaluators), 'evaluator')}, identified "
             f"only by one-way hashes, scored them. The scores are frozen in this version "
@@ -471,7 +496,7 @@ def _disclosures(
             "revealed in this version."
         )
     blind = BlindRecord(
-        subjects_blind=True,
+        subjects_blind=labels != "subject_names",
         statement=statement,
         evaluator_hashes=evaluators,
         identities_revealed=reveal is not None,
@@ -481,7 +506,7 @@ def _disclosures(
     return Disclosures(
         status=None,
         limitations=(),
-        own_limitations=OWN_LIMITATIONS,
+        own_limitations=OWN_LIMITATIONS + tuple(f"Run {r.id}: {n}" for r in scores.runs for n in r.notes),
         interpretations=interpretations,
         blind=blind,
         excluded_counts=(("planned trials without a result (counted as failures)", len(scores.missing)),),
@@ -491,6 +516,6 @@ def _disclosures(
         ),
         floors_note=None,
         corrections=(),
-        disagreements=(),
+        disagreements=provenance.disagreements(scores.runs),
         provenance=(),
     )

@@ -5,7 +5,7 @@ trial results and the reveal.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -158,10 +158,39 @@ class TrialPlan(Strict):
 # --- a run folder: run.json + results.jsonl -----------------------------------------------------
 
 
+class SourcePin(Strict):
+    """One of the producer's own files, kept byte for byte in the run folder (sealed with it)."""
+
+    file: str = Field(pattern=SAFE_ID, description="Its file name in the run folder.")
+    sha256: str = Field(pattern=SHA256_HEX)
+
+
+class ReportedPin(Strict):
+    """A figure the producer computed itself over this run's trials of one provider and prompt corpus:
+    shown beside the figure benchsite derives (trials whose check passed / planned trials), never used."""
+
+    name: str = Field(min_length=1, max_length=80)
+    check: str = Field(min_length=1, description="The check (a required check of the corpus) it is of.")
+    provider: str = Field(pattern=SAFE_ID)
+    prompt_corpus_version: str
+    value: str = Field(
+        pattern=r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$", description="As the producer wrote it."
+    )
+    basis: str = Field(min_length=1, max_length=600, description="How the producer computed it.")
+
+
 class TrialsRun(Strict):
     schema_version: SchemaVersion1
     plan_sha256: str = Field(pattern=SHA256_HEX, description="sha256 of the trial plan file's bytes.")
     producer: str = ""
+    subject: str | None = Field(
+        default=None, description="The subject as the producer names it (plans whose labels are names)."
+    )
+    sources: tuple[SourcePin, ...] = Field(default=(), description="The producer's own files, pinned.")
+    reported: tuple[ReportedPin, ...] = ()
+    notes: tuple[Annotated[str, Field(min_length=1, max_length=600)], ...] = Field(
+        default=(), description="What the producer's files say that the figures cannot (an unfinished log…)."
+    )
 
 
 class CheckResult(Strict):

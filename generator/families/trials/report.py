@@ -9,7 +9,7 @@ from pydantic import Field
 from generator.canon import canonical_json
 from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
-from generator.families.trials.spec import TrialsSpec
+from generator.families.trials.spec import NotApplicable, TrialsSpec
 from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
 from generator.figures.model import Model, Rate
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
@@ -74,12 +74,45 @@ class EvaluatorRecord(Model):
     providers: tuple[str, ...]
 
 
+class SourceRecord(Model):
+    """One of the producer's own files, sealed in the run folder (``run.json``'s ``sources``)."""
+
+    name: str = Field(description="Its file name in the run folder.")
+    sha256: str
+    size: int
+
+
+class ReportedFigure(Model):
+    """A figure the producer computed itself, beside the one benchsite computed from the same trials."""
+
+    name: str
+    check: str
+    value: str = Field(description="Exactly as the producer wrote it.")
+    basis: str
+    derived: Rate = Field(
+        description="benchsite's own: this run's trials where the check passed / planned trials."
+    )
+    agrees: bool = Field(description="The producer's value equals derived numerator / denominator exactly.")
+
+
+def _empty(value: object) -> bool:
+    return not value
+
+
 class RunSummary(Model):
     id: str
     digest: str
     producer: str
     plan_sha256: str
     trial_count: int
+    subject: str | None = Field(
+        default=None,
+        exclude_if=_empty,
+        description="The subject as the producer names it, when the plan's labels are not blind.",
+    )
+    sources: tuple[SourceRecord, ...] = Field(default=(), exclude_if=_empty)
+    reported: tuple[ReportedFigure, ...] = Field(default=(), exclude_if=_empty)
+    notes: tuple[str, ...] = Field(default=(), exclude_if=_empty)
 
 
 class RunDetail(RunSummary):
@@ -89,6 +122,21 @@ class RunDetail(RunSummary):
     """The field holding the run's rows (a long run is paged by them)."""
 
     trials: tuple[TrialRow, ...]
+
+
+class PairedRow(Model):
+    """Two providers compared prompt by prompt (``spec.Paired``)."""
+
+    first: str = Field(description="The higher-placed provider of the two.")
+    second: str
+    prompts: int = Field(description="Prompts both were planned on.")
+    wins: int = Field(description="Prompts where the first's success share is higher.")
+    losses: int
+    ties: int
+    p_value: float = Field(description="Exact two-sided sign test on wins and losses (1 when none).")
+    method: str
+    only_first: tuple[str, ...] = Field(description="Prompts only the first was planned on: not compared.")
+    only_second: tuple[str, ...]
 
 
 class TrialsScores(Model):
@@ -127,6 +175,31 @@ class TrialsSection(Model):
     scores: TrialsScores
     scores_sha256: str = Field(description="sha256 of data/scores/<id>.json in this version.")
     reveal: RevealRecord | None
+    paired: tuple[PairedRow, ...] = Field(default=(), exclude_if=_empty)
+
+    @property
+    def sources_published(self) -> bool:
+        """Whether the producers' own files are published: they name the subjects, so only when the
+        plan's labels are names or this version reveals them."""
+        return self.scoring.specification.blind.labels == "subject_names" or self.reveal is not None
+
+    def attachments(self) -> tuple[tuple[str, str, str, int], ...]:
+        """(run id, file name, sha256, size) of every producer file the site publishes beside its run."""
+        if not self.sources_published:
+            return ()
+        return tuple((run.id, s.name, s.sha256, s.size) for run in self.scores.runs for s in run.sources)
+
+    @property
+    def not_applicable(self) -> dict[str, str]:
+        """Secondary rates the specification declares not applicable: metric field → why."""
+        fields = {"build_pass_rate": "build_pass", "boot_pass_rate": "boot_pass"}
+        fields |= {"all_functional_checks_pass_rate": "all_functional_checks_pass"}
+        fields |= {"zero_intervention_rate": "zero_intervention"}
+        return {
+            fields[m.name]: m.why
+            for m in self.scoring.specification.secondary
+            if isinstance(m, NotApplicable)
+        }
 
     @property
     def runs(self) -> tuple[RunSummary, ...]:
@@ -164,8 +237,16 @@ class TrialsSection(Model):
         return (Caveat(kind="missing-trials", text=text),)
 
     def breakdown(self) -> Breakdown | None:
-        names = ("build_pass", "boot_pass", "all_functional_checks_pass", "zero_intervention", "success")
-        labels = ("Build passes", "Boots", "All checks pass", "No intervention", "Autonomous success")
+        shown = {
+            "build_pass": "Build passes",
+            "boot_pass": "Boots",
+            "all_functional_checks_pass": "All checks pass",
+            "zero_intervention": "No intervention",
+            "success": "Autonomous success",
+        }
+        for name in self.not_applicable:
+            del shown[name]
+        names, labels = tuple(shown), tuple(shown.values())
         rows = []
         for row in self.scores.leaderboard:
             rates = [getattr(row.metrics, name) for name in names]

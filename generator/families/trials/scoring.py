@@ -14,11 +14,18 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from generator.families.trials.models import PlannedTrial, TrialResult
-from generator.families.trials.report import EvaluatorRecord, FailureCount, Metrics, ProviderRow, TrialRow
+from generator.families.trials.report import (
+    EvaluatorRecord,
+    FailureCount,
+    Metrics,
+    PairedRow,
+    ProviderRow,
+    TrialRow,
+)
 from generator.families.trials.spec import CompiledCondition, TrialsRules, seed_rules
 from generator.figures import units
 from generator.figures.model import Rate
-from generator.figures.stats import exact_interval
+from generator.figures.stats import SIGN_METHOD, exact_interval, sign_test
 
 
 def counted_interventions(result: TrialResult, rules: TrialsRules | None = None) -> list[str]:
@@ -192,7 +199,7 @@ def score_trial(
         failure_code=code,
         evaluator=result.evaluator,
     )
-    rates = tuple(met[index] for index in rules.rates)
+    rates = tuple(index is not None and met[index] for index in rules.rates)
     return row, TrialFigure(
         planned.provider, not reasons, rates, result.elapsed_ms, cost, code, result.evaluator
     )
@@ -248,7 +255,10 @@ def metrics(rows: Sequence[TrialFigure], rules: TrialsRules | None = None) -> Me
     costs = [r.cost_usd_micros for r in rows if r.cost_usd_micros is not None]
     codes = Counter(r.failure_code for r in rows if r.failure_code is not None)
     build, boot, functional, zero = (
-        scored_rate(sum(r.rates[i] for r in rows), planned, rules) for i in range(len(rules.rates))
+        scored_rate(0, 0, rules)
+        if index is None
+        else scored_rate(sum(r.rates[i] for r in rows), planned, rules)
+        for i, index in enumerate(rules.rates)
     )
     median_elapsed, p95_elapsed, median_cost = rules.percentiles
     return Metrics(
@@ -289,4 +299,45 @@ def evaluators(rows: Sequence[TrialFigure]) -> tuple[EvaluatorRecord, ...]:
     return tuple(
         EvaluatorRecord(evaluator=e, trials=n, providers=tuple(sorted(providers[e])))
         for e, n in sorted(trials.items())
+    )
+
+
+def paired(
+    plan: Sequence[PlannedTrial], successes: Mapping[str, bool], order: Sequence[str]
+) -> tuple[PairedRow, ...]:
+    """Every two providers compared on the prompts both were planned on, in leaderboard ``order``
+    (the higher-placed one first): per prompt, each one's successes over its planned trials of it (a
+    trial without a result is no success); a prompt where one share is higher is a win for it. The
+    prompts only one of the two has are listed, never compared."""
+    shares: dict[str, dict[str, list[int]]] = defaultdict(dict)
+    for trial in plan:
+        key = f"{trial.prompt_corpus_version}/{trial.prompt_id}"
+        share = shares[trial.provider].setdefault(key, [0, 0])
+        share[0] += successes.get(trial.trial_id, False)
+        share[1] += 1
+    rows = []
+    for index, first in enumerate(order):
+        for second in order[index + 1 :]:
+            rows.append(_pair(first, shares[first], second, shares[second]))
+    return tuple(rows)
+
+
+def _pair(first: str, a: Mapping[str, list[int]], second: str, b: Mapping[str, list[int]]) -> PairedRow:
+    common = sorted(set(a) & set(b))
+    # k_a / n_a against k_b / n_b, compared exactly by cross-multiplication
+    signs = [
+        (a[p][0] * b[p][1] > b[p][0] * a[p][1]) - (a[p][0] * b[p][1] < b[p][0] * a[p][1]) for p in common
+    ]
+    wins, losses = signs.count(1), signs.count(-1)
+    return PairedRow(
+        first=first,
+        second=second,
+        prompts=len(common),
+        wins=wins,
+        losses=losses,
+        ties=signs.count(0),
+        p_value=sign_test(wins, losses),
+        method=SIGN_METHOD,
+        only_first=tuple(sorted(set(a) - set(b))),
+        only_second=tuple(sorted(set(b) - set(a))),
     )

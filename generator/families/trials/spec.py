@@ -21,7 +21,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from generator.families.input_base import SchemaVersion1, Strict
+from generator.families.input_base import SPEC_TEXT, SchemaVersion1, Strict
 from generator.families.specs import read_builtin
 
 Terminal = Literal["completed", "error", "timeout"]
@@ -121,7 +121,18 @@ class FailureCodeCounts(Strict):
     name: Literal["failure_code_counts"]
 
 
-Secondary = Annotated[RateMetric | PercentileMetric | FailureCodeCounts, Field(discriminator="kind")]
+class NotApplicable(Strict):
+    """A secondary rate the benchmark's trials cannot have (an imported language-model evaluation has
+    no build or boot): published as 0/0, shown as not applicable, with the reason."""
+
+    kind: Literal["not_applicable"]
+    name: RateName
+    why: str = Field(min_length=1, max_length=SPEC_TEXT, description="Why no trial can have this figure.")
+
+
+Secondary = Annotated[
+    RateMetric | PercentileMetric | FailureCodeCounts | NotApplicable, Field(discriminator="kind")
+]
 
 
 class Interval(Strict):
@@ -180,13 +191,26 @@ class Cost(Strict):
 
 
 class Blind(Strict):
-    labels: Literal["plan_labels"] = Field(description="Providers appear only under the plan's labels.")
+    labels: Literal["plan_labels", "subject_names"] = Field(
+        description="plan_labels: providers are scored and published under the plan's blind labels; "
+        "subject_names: the plan's labels are the subjects' own names (not blind; no reveal)."
+    )
     evaluator_identifier: Literal["sha256"] = Field(
         description="'sha256:' + 64 hex; anything else is refused."
     )
     reveal: Literal["after_scores_frozen", "never"] = Field(
         description="after_scores_frozen: a reveal citing the frozen scores file's digest is accepted; "
         "never: a reveal is refused."
+    )
+
+
+class Paired(Strict):
+    """Paired comparisons of providers planned on the same prompts (an imported evaluation's models on
+    the same samples): per prompt, each provider's successes over its trials of that prompt."""
+
+    by: Literal["prompt"] = Field(description="Trials are paired by (prompt corpus version, prompt id).")
+    test: Literal["sign_test"] = Field(
+        description="Exact two-sided sign test on the prompts where one provider's success share is higher."
     )
 
 
@@ -208,6 +232,11 @@ class TrialsSpec(Strict):
     cost: Cost
     blind: Blind
     leaderboard: Literal["success_basis_points_then_successes_then_label"]
+    paired: Paired | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="Paired comparisons of providers by prompt (absent: none).",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> TrialsSpec:
@@ -237,6 +266,8 @@ def spec_problems(spec: TrialsSpec) -> Iterator[str]:
     if dupes:
         yield f"interventions.free: duplicate intervention(s) {dupes}"
     yield from _code_problems(spec.failure_codes)
+    if spec.blind.labels == "subject_names" and spec.blind.reveal != "never":
+        yield "blind.reveal: labels that are the subjects' names have nothing to reveal (use 'never')"
     for place, values in (
         ("cost.evidence", spec.cost.evidence),
         ("failure_codes.uncoded_terminal", spec.failure_codes.uncoded_terminal),
@@ -296,8 +327,9 @@ class TrialsRules:
     """Every distinct condition once: the success conjunction's, in order, then any other a rate counts."""
     primary: int
     """The first ``primary`` conditions make up the success conjunction."""
-    rates: tuple[int, ...]
-    """Each secondary rate's condition (an index into ``conditions``), in ``RATES`` order."""
+    rates: tuple[int | None, ...]
+    """Each secondary rate's condition (an index into ``conditions``), in ``RATES`` order; None for a
+    rate the specification declares not applicable."""
     percentiles: tuple[int, ...]
     """Each percentile figure's percentile, in ``PERCENTILES`` order."""
     method: str
@@ -323,16 +355,20 @@ def compile_condition(condition: Condition) -> CompiledCondition:
 
 
 def compile_spec(spec: TrialsSpec) -> TrialsRules:
-    rate_of: dict[str, Condition] = {m.name: m.counts for m in spec.secondary if isinstance(m, RateMetric)}
+    rate_of: dict[str, Condition | None] = {
+        m.name: m.counts if isinstance(m, RateMetric) else None
+        for m in spec.secondary
+        if isinstance(m, RateMetric | NotApplicable)
+    }
     percentile_of: dict[str, int] = {
         m.name: m.percentile for m in spec.secondary if isinstance(m, PercentileMetric)
     }
     conditions = [compile_condition(c) for c in spec.primary.all_of]
-    for name in RATES:
-        counted = compile_condition(rate_of[name])
-        if counted not in conditions:
-            conditions.append(counted)
-    rates = tuple(conditions.index(compile_condition(rate_of[name])) for name in RATES)
+    counted = {name: compile_condition(c) for name, c in rate_of.items() if c is not None}
+    for condition in counted.values():
+        if condition not in conditions:
+            conditions.append(condition)
+    rates = tuple(conditions.index(counted[name]) if name in counted else None for name in RATES)
     codes = spec.failure_codes
     return TrialsRules(
         spec=spec,
@@ -423,6 +459,13 @@ def explain(spec: TrialsSpec) -> tuple[str, ...]:
         _explain_blind(spec.blind),
         "Providers are ranked by autonomous-success basis points, then successes, then label.",
     ]
+    if spec.paired is not None:
+        lines.append(
+            "Providers planned on the same prompts are compared pair by pair: per prompt, each one's "
+            "successes over its trials of that prompt; a prompt where one share is higher is a win for it, "
+            "equal shares a tie; an exact two-sided sign test on wins and losses (no correction for the "
+            "number of pairs); prompts only one of the two has are listed, never compared."
+        )
     return tuple(lines)
 
 
@@ -447,6 +490,8 @@ def _explain_secondary(metric: Secondary, spec: TrialsSpec) -> str:
         return f"{metric.name}: trials where {condition_words(metric.counts)} / planned trials."
     if isinstance(metric, PercentileMetric):
         return f"{metric.name}: the {metric.percentile}th percentile of {QUANTITY_WORDS[metric.of]}."
+    if isinstance(metric, NotApplicable):
+        return f"{metric.name}: not applicable, published as 0/0: {metric.why}"
     codes = spec.failure_codes
     terminal = " or ".join(codes.uncoded_terminal)
     uncoded = (
@@ -461,6 +506,11 @@ def _explain_secondary(metric: Secondary, spec: TrialsSpec) -> str:
 
 
 def _explain_blind(blind: Blind) -> str:
+    if blind.labels == "subject_names":
+        return (
+            "Not scored blind: the plan's labels are the subjects' own names (from the producer's files); "
+            "evaluators are identified only by sha256 hashes."
+        )
     reveal = (
         "identities may be revealed only after the scores are frozen, by a reveal citing the frozen "
         "scores file's sha256"
