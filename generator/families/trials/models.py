@@ -229,7 +229,9 @@ class TrialResult(Strict):
     checks: tuple[CheckResult, ...]
     interventions: tuple[Intervention, ...]
     cost: MeasuredCost | UnavailableCost = Field(discriminator="state")
-    elapsed_ms: int = Field(ge=0, description="Monotonic, prompt submission → terminal evaluation.")
+    elapsed_ms: int | None = Field(
+        ge=0, description="Monotonic, prompt submission → terminal evaluation; null when not recorded."
+    )
     failure_code: str | None
     evaluator: str = Field(description="One-way hash of the evaluator: 'sha256:' + 64 hex.")
 

@@ -1,0 +1,451 @@
+"""Any importer's :class:`~generator.importers.model.Imported` written as a new, sealed trials
+benchmark folder: ``benchmark.json``, a generated contract with its own scoring specification, the
+frozen trial plan, and one sealed run folder per (task, model, producer file) holding the results
+and the producer's own files byte for byte.
+
+The mapping (docs/importers.md): a planned trial is a (model, sample, epoch) the producer declared;
+a trial succeeds when the sample completed and every check passed; build, boot and interventions
+are not applicable. The same ``Imported`` always gives the same bytes: nothing here reads a clock,
+and every list is sorted. The folder is made beside its target and renamed into place, so a refused
+import leaves nothing behind and an existing folder is never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.canon import canonical_json
+from generator.errors import OutputError, Problem, ProblemReport
+from generator.importers.model import Imported, ImportedRun, Observation
+
+SEAL = "SHA256SUMS"
+SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class Options:
+    """How an import is written: never what a figure is."""
+
+    title: str | None = None
+    blind: bool = False
+    """Publish the models under opaque labels (``model-1``…) and keep the names for a later reveal."""
+
+
+@dataclass(frozen=True)
+class Written:
+    """What an import wrote: the folder, its runs, and the label of each subject."""
+
+    folder: Path
+    runs: tuple[str, ...]
+    planned: int
+    labels: Mapping[str, str]
+    """Label → subject as the producer names it."""
+
+
+def safe_name(text: str) -> str:
+    """``text`` as a file name and id: runs of other characters become one '-', at most 100 long."""
+    name = UNSAFE_CHARS.sub("-", text).strip("-._")[:100].rstrip("-._")
+    return name or "x"
+
+
+def labels_of(subjects: Iterable[str], blind: bool) -> dict[str, str]:
+    """Subject → label: its own name made safe, or when ``blind`` an opaque ``model-N`` numbered in the
+    order of the names' sha256 (not their alphabetical order, which would say something of them)."""
+    distinct = set(subjects)
+    if blind:
+        ordered = sorted(distinct, key=lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
+        return {subject: f"model-{n}" for n, subject in enumerate(ordered, start=1)}
+    labels: dict[str, str] = {}
+    for subject in sorted(distinct):
+        base = safe_name(subject)
+        label, n = base, 1
+        while label.casefold() in {v.casefold() for v in labels.values()}:
+            n += 1
+            label = f"{base}-{n}"
+        labels[subject] = label
+    return labels
+
+
+def _prompt_ids(imported: Imported, file: str) -> dict[tuple[str, str], str]:
+    """(task, sample id) → prompt id; two sample ids of a task that read the same once made safe are
+    refused (they could not be told apart on a page)."""
+    ids: dict[tuple[str, str], str] = {}
+    problems = []
+    taken: dict[tuple[str, str], str] = {}
+    for run in imported.runs:
+        for sample, _ in run.planned:
+            if (run.task, sample) in ids:
+                continue
+            prompt = sample if SAFE.match(sample) else safe_name(sample)
+            other = taken.get((run.task, prompt.casefold()))
+            if other is not None and other != sample:
+                message = f"sample ids {other!r} and {sample!r} of task {run.task!r} read the same as ids"
+                problems.append(Problem(file, "samples", message))
+            taken[(run.task, prompt.casefold())] = sample
+            ids[(run.task, sample)] = prompt
+    if problems:
+        raise ProblemReport(problems)
+    return ids
+
+
+def _one_run_per_subject_and_task(imported: Imported, file: str) -> None:
+    seen: dict[tuple[str, str], ImportedRun] = {}
+    for run in imported.runs:
+        key = (run.subject, run.task)
+        if key in seen:
+            names = ", ".join(s.name for s in (*seen[key].sources, *run.sources))
+            message = (
+                f"two runs of {run.subject!r} on task {run.task!r} ({names}): a benchmark plans each model's "
+                "samples once; import them into two benchmarks"
+            )
+            raise ProblemReport([Problem(file, "", message)])
+        seen[key] = run
+
+
+class Layout:
+    """The ids of everything written: labels, run folders, corpora, prompts and trials."""
+
+    def __init__(self, imported: Imported, blind: bool, file: str) -> None:
+        _one_run_per_subject_and_task(imported, file)
+        self.labels = labels_of((r.subject for r in imported.runs), blind)
+        self.tasks = sorted({r.task for r in imported.runs})
+        self.prompts = _prompt_ids(imported, file)
+        self.many_tasks = len(self.tasks) > 1
+
+    def run_id(self, run: ImportedRun) -> str:
+        label = self.labels[run.subject]
+        return f"run-{label}-{safe_name(run.task)}" if self.many_tasks else f"run-{label}"
+
+    def trial_id(self, run: ImportedRun, sample: str, epoch: int) -> str:
+        parts = [self.labels[run.subject]]
+        if self.many_tasks:
+            parts.append(str(self.tasks.index(run.task) + 1))
+        parts += [self.prompts[(run.task, sample)], f"e{epoch}"]
+        trial = ".".join(parts)
+        if SAFE.match(trial):
+            return trial
+        return f"{parts[0][:40]}.{hashlib.sha256(trial.encode('utf-8')).hexdigest()[:16]}"
+
+
+def pretty(value: Any) -> bytes:
+    """A JSON file as people read it: two-space indent, keys in the order written, UTF-8."""
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def line(value: Any) -> str:
+    """One JSON Lines line: keys sorted, UTF-8."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def seal_bytes(files: Mapping[str, bytes]) -> bytes:
+    """A ``SHA256SUMS`` of ``files`` (name → bytes), sorted by name: what ``sha256sum -c`` verifies."""
+    lines = (f"{hashlib.sha256(data).hexdigest()}  {name}\n" for name, data in sorted(files.items()))
+    return "".join(lines).encode("utf-8")
+
+
+def evaluator_of(imported: Imported) -> str:
+    """The one-way hash standing for the producer's scorer: its name, checks and success rule."""
+    described = canonical_json(
+        {"producer": imported.producer, "checks": list(imported.checks), "rule": imported.success}
+    )
+    return "sha256:" + hashlib.sha256(described.encode("utf-8")).hexdigest()
+
+
+def result_line(trial_id: str, observation: Observation, evaluator: str, producer: str) -> dict[str, Any]:
+    """One ``results.jsonl`` line: the sample as the trials family reads it."""
+    tokens = [
+        f"{n} {kind} tokens"
+        for n, kind in ((observation.tokens_in, "input"), (observation.tokens_out, "output"))
+        if n is not None
+    ]
+    usage = f": {' and '.join(tokens)} recorded" if tokens else ""
+    return {
+        "trial_id": trial_id,
+        "terminal": observation.terminal,
+        "build": "not_observable",
+        "boot": "not_observable",
+        "checks": [{"id": check, "state": state} for check, state in observation.checks],
+        "interventions": [],
+        "cost": {"state": "unavailable", "reason": f"{producer} records tokens, not a price{usage}"},
+        "elapsed_ms": observation.elapsed_ms,
+        "failure_code": observation.failure_code,
+        "evaluator": evaluator,
+    }
+
+
+# --- the benchmark's own files ---------------------------------------------------------------------
+
+
+def rubric_id(imported: Imported) -> str:
+    return f"{safe_name(imported.producer)}-import-v1"
+
+
+def scoring(imported: Imported, blind: bool) -> dict[str, Any]:
+    """The generated contract's scoring specification: success = completed ∧ every check passes;
+    build, boot and interventions not applicable; paired comparisons by sample."""
+    why = f"{imported.producer} evaluates model outputs: there is no {{}} to observe"
+    return {
+        "schema_version": 1,
+        "family": "trials",
+        "rubric": rubric_id(imported),
+        "primary": {
+            "name": "autonomous_success_rate",
+            "all_of": [
+                {"kind": "terminal", "accept": ["completed"]},
+                {"kind": "required_checks", "accept": ["pass"]},
+            ],
+        },
+        "secondary": [
+            {"kind": "not_applicable", "name": "build_pass_rate", "why": why.format("build")},
+            {"kind": "not_applicable", "name": "boot_pass_rate", "why": why.format("boot")},
+            {
+                "kind": "rate",
+                "name": "all_functional_checks_pass_rate",
+                "counts": {"kind": "required_checks", "accept": ["pass"]},
+            },
+            {
+                "kind": "not_applicable",
+                "name": "zero_intervention_rate",
+                "why": why.format("human intervention"),
+            },
+            {"kind": "percentile", "name": "median_elapsed_ms", "of": "elapsed_ms", "percentile": 50},
+            {"kind": "percentile", "name": "p95_elapsed_ms", "of": "elapsed_ms", "percentile": 95},
+            {
+                "kind": "percentile",
+                "name": "median_measured_cost_usd_micros",
+                "of": "measured_cost_usd_micros",
+                "percentile": 50,
+            },
+            {"kind": "failure_code_counts", "name": "failure_code_counts"},
+        ],
+        "rates": {
+            "denominator": "planned_trials",
+            "missing_result": "meets_no_condition",
+            "basis_points": "floor",
+            "interval": {"method": "clopper_pearson", "confidence": 0.95},
+        },
+        "percentile_method": "nearest_rank",
+        "interventions": {"free": [], "others": "counted"},
+        "required_checks": {"absent": "not_evaluable", "unrequired": "shown_not_deciding"},
+        "failure_codes": {
+            "success": "none",
+            "missing_result": "missing_result",
+            "uncoded_terminal": ["timeout", "error"],
+            "uncoded_otherwise": "not_correct",
+        },
+        "cost": {
+            "evidence": ["provider_usage", "invoice", "versioned_allocation"],
+            "unavailable": "excluded_and_counted",
+        },
+        "blind": {
+            "labels": "plan_labels" if blind else "subject_names",
+            "evaluator_identifier": "sha256",
+            "reveal": "after_scores_frozen" if blind else "never",
+        },
+        "leaderboard": "success_basis_points_then_successes_then_label",
+        "paired": {"by": "prompt", "test": "sign_test"},
+    }
+
+
+def contract(imported: Imported, blind: bool) -> dict[str, Any]:
+    """A ``bia.vibe-benchmark-rubric/v1`` contract stating how the producer's samples are scored,
+    with its specification inline (``scoring``)."""
+    producer = imported.producer
+    absent = f"{producer} has no such stage; not applicable to this benchmark"
+    spec = scoring(imported, blind)
+    return {
+        "schema": "bia.vibe-benchmark-rubric/v1",
+        "rubric_id": rubric_id(imported),
+        "primary_metric": {
+            "id": "autonomous_success_rate",
+            "numerator": "planned trials (sample × epoch × model) that completed with every check "
+            f"passing: {imported.success}",
+            "denominator": "every trial the producer's own files declare: each declared sample × epoch, "
+            "including samples that errored, hit a limit or have no record",
+            "aggregation": "publish integer numerator, denominator and basis points; never a rounded "
+            "rate alone",
+        },
+        "dimensions": {
+            "build": {"pass": absent, "fail": absent, "not_observable": absent},
+            "boot": {"pass": absent, "fail": absent, "not_observable": absent},
+            "functionality": {
+                "pass": f"every check ({', '.join(imported.checks)}) passes: {imported.success}",
+                "fail": "a check did not pass, or has no value (an errored sample)",
+            },
+            "human_intervention": {"zero": absent, "positive": absent},
+            "cost": {
+                "measured": "never: the producer records tokens, not a price",
+                "unavailable": "every trial: excluded from cost figures and counted, never zero",
+            },
+            "time": {
+                "unit": "milliseconds",
+                "clock": f"the sample's own wall time as {producer} recorded it, where it did",
+                "failed_trial": "kept as recorded",
+            },
+        },
+        "secondary_metrics": [metric["name"] for metric in spec["secondary"]],
+        "blind_scoring": {
+            "required": blind,
+            "evaluator_identifier": "one-way hash only",
+            "provider_identity_revealed_after_score_is_frozen": blind,
+        },
+        "scoring": spec,
+    }
+
+
+def declaration(imported: Imported, layout: Layout, rubric: bytes, title: str | None) -> dict[str, Any]:
+    corpora = []
+    for task in layout.tasks:
+        prompts = sorted({p for (t, _), p in layout.prompts.items() if t == task})
+        corpora.append(
+            {
+                "version": task,
+                "prompts": [{"id": p, "required_checks": list(imported.checks)} for p in prompts],
+            }
+        )
+    runs = len(imported.runs)
+    models = len(layout.labels)
+    return {
+        "schema_version": 1,
+        "family": "trials",
+        "title": title or f"{', '.join(layout.tasks)} ({imported.producer})",
+        "description": f"Imported by benchsite import from {runs} {imported.producer} "
+        f"run{'s' if runs != 1 else ''} of {models} model{'s' if models != 1 else ''}: every declared "
+        "sample × epoch is a planned trial.",
+        "rubric": {"file": "rubric.json", "sha256": hashlib.sha256(rubric).hexdigest()},
+        "plan": "trial-plan.json",
+        "prompt_corpora": corpora,
+    }
+
+
+def plan(imported: Imported, layout: Layout) -> dict[str, Any]:
+    trials = [
+        {
+            "trial_id": layout.trial_id(run, sample, epoch),
+            "prompt_id": layout.prompts[(run.task, sample)],
+            "prompt_corpus_version": run.task,
+            "provider": layout.labels[run.subject],
+        }
+        for run in imported.runs
+        for sample, epoch in run.planned
+    ]
+    trials.sort(key=lambda t: t["trial_id"])
+    return {"schema_version": 1, "trials": trials}
+
+
+def run_files(
+    imported: Imported, run: ImportedRun, layout: Layout, plan_sha256: str, blind: bool, file: str
+) -> dict[str, bytes]:
+    """One run folder's files: ``run.json``, ``results.jsonl`` and the producer's own files."""
+    evaluator = evaluator_of(imported)
+    planned = set(run.planned)
+    problems = []
+    lines = []
+    for index, observation in enumerate(run.observations):
+        key = (observation.sample_id, observation.epoch)
+        if key not in planned:
+            where = f"samples[{index}]"
+            message = (
+                f"sample {observation.sample_id!r} epoch {observation.epoch} is not one the run declared"
+            )
+            problems.append(Problem(file, where, message))
+            continue
+        trial = layout.trial_id(run, *key)
+        lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
+    if problems:
+        raise ProblemReport(problems)
+    sources = {safe_name(source.name): source.data for source in run.sources}
+    label = layout.labels[run.subject]
+    meta: dict[str, Any] = {
+        "schema_version": 1,
+        "plan_sha256": plan_sha256,
+        "producer": run.producer,
+        "sources": [
+            {"file": name, "sha256": hashlib.sha256(data).hexdigest()}
+            for name, data in sorted(sources.items())
+        ],
+        "reported": [
+            {
+                "name": r.name,
+                "check": r.check,
+                "provider": label,
+                "prompt_corpus_version": run.task,
+                "value": r.value,
+                "basis": r.basis,
+            }
+            for r in run.reported
+        ],
+        "notes": list(run.notes),
+    }
+    if not blind:
+        meta["subject"] = run.subject
+    files = {
+        "run.json": pretty(meta),
+        "results.jsonl": "".join(text for _, text in sorted(lines)).encode("utf-8"),
+    }
+    clash = set(files) & set(sources) | {SEAL} & set(sources)
+    if clash:
+        raise ProblemReport(
+            [Problem(file, "", f"a producer file is named {sorted(clash)[0]!r}, which a run folder uses")]
+        )
+    return {**files, **sources}
+
+
+def folder_files(imported: Imported, options: Options, file: str) -> tuple[dict[str, bytes], Layout]:
+    """Every file of the benchmark folder, by its path in it (run folders' files under their id),
+    seals included."""
+    if not imported.runs:
+        raise ProblemReport([Problem(file, "", "holds no run to import")])
+    layout = Layout(imported, options.blind, file)
+    rubric = pretty(contract(imported, options.blind))
+    plan_bytes = pretty(plan(imported, layout))
+    own = {
+        "benchmark.json": pretty(declaration(imported, layout, rubric, options.title)),
+        "rubric.json": rubric,
+        "trial-plan.json": plan_bytes,
+    }
+    files = {**own, SEAL: seal_bytes(own)}
+    plan_sha256 = hashlib.sha256(plan_bytes).hexdigest()
+    for run in sorted(imported.runs, key=layout.run_id):
+        folder = layout.run_id(run)
+        inside = run_files(imported, run, layout, plan_sha256, options.blind, file)
+        inside[SEAL] = seal_bytes(inside)
+        files.update({f"{folder}/{name}": data for name, data in inside.items()})
+    return files, layout
+
+
+def write(imported: Imported, into: Path, options: Options, file: str) -> Written:
+    """Write the benchmark folder ``into`` (which must not exist), all or nothing."""
+    if os.path.lexists(into):
+        raise OutputError(
+            f"{into}: already exists; benchsite import writes a new benchmark folder and never changes one"
+        )
+    parent = into.parent
+    if not parent.is_dir():
+        raise OutputError(f"{parent}: no such folder to import into")
+    files, layout = folder_files(imported, options, file)
+    staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.import-", dir=parent))
+    try:
+        for rel, data in files.items():
+            target = staging / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        if os.path.lexists(into):
+            raise OutputError(f"{into}: appeared while importing; nothing was written")
+        staging.rename(into)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    runs = tuple(sorted(layout.run_id(run) for run in imported.runs))
+    planned = sum(len(run.planned) for run in imported.runs)
+    return Written(into, runs, planned, {label: subject for subject, label in layout.labels.items()})
