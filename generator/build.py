@@ -154,7 +154,14 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
             stage = writer.stage()
             earlier = earlier_versions(config.out, version, past=writer.past)
             history = site_history(blind.report, earlier)
-            render_site(blind.report, blind.details, stage, look=config.options.site, history=history)
+            render_site(
+                blind.report,
+                blind.details,
+                stage,
+                look=config.options.site,
+                history=history,
+                inputs=config.runs,
+            )
             stage.settle(options.jobs, options.locks)
             _remember(writer, version, stage, blind.report, earlier, history)
         finally:
@@ -462,7 +469,15 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             earlier = earlier_versions(config.out, version, staged, reveals, writer.past)
             stage = writer.stage()
             history = site_history(scored.report, earlier)
-            render_site(scored.report, scored.details, stage, progress, config.options.site, history)
+            render_site(
+                scored.report,
+                scored.details,
+                stage,
+                progress,
+                config.options.site,
+                history,
+                inputs=config.runs,
+            )
             stage.settle(config.options.jobs, writer.locks)
             _remember(writer, version, stage, scored.report, earlier, history)
             writer.precheck(version, stage)

@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "generator"
 
-STAGES = ("inputs", "figures", "families", "report", "score", "render", "publish")
+STAGES = ("importers", "inputs", "figures", "families", "report", "score", "render", "publish")
 """The stage packages in the order data flows: each may import the ones before it, never after."""
 
 LEAVES = frozenset({"generator", "generator.errors", "generator.canon", "generator.progress"})
@@ -212,7 +212,8 @@ def room(name: str) -> str:
 
 def test_the_rooms_stack_at_most_ten_deep() -> None:
     """Every import (in a function too) between the rooms of ``generator/`` (the stage packages and
-    the top-level modules): 16 rooms, the longest chain ``__main__ → cli → build → publish → render
+    the top-level modules): 17 rooms (the importers, which write inputs, are the 17th), the longest
+    chain ``__main__ → cli → build → publish → render
     → score → report → families → inputs → errors`` (it was 48 rooms, 16 deep)."""
     rooms: dict[str, set[str]] = {}
     for name, targets in GRAPH.items():
@@ -224,7 +225,7 @@ def test_the_rooms_stack_at_most_ten_deep() -> None:
         return (name, *max(below, key=len, default=()))
 
     longest = max((deepest(name) for name in rooms), key=len)
-    assert len(rooms) <= 16 and len(longest) <= LONGEST_CHAIN, " → ".join(longest)
+    assert len(rooms) <= 17 and len(longest) <= LONGEST_CHAIN, " → ".join(longest)
 
 
 @pytest.mark.parametrize("stage", STAGES)

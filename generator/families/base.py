@@ -142,6 +142,11 @@ class Section(Protocol):
         """The real names a reveal gives blind subjects (a blind version must show none of them)."""
         ...
 
+    def attachments(self) -> tuple[tuple[str, str, str, int], ...]:
+        """(run id, file name, sha256, size) of each input file the site publishes beside its run
+        (an imported run's producer files); () for most families."""
+        ...
+
 
 class Family(ABC, Generic[Decl, Contract, Spec, State, Part, Sec]):
     """A rubric family: typed input models and a scoring specification, an engine parameterised by

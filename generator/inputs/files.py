@@ -112,3 +112,34 @@ def read_regular(path: str | bytes | os.PathLike[str], limit: int = MAX_FILE_BYT
     """The whole of a regular file, read from the descriptor that was checked."""
     with open_regular(path, limit) as fd:
         return b"".join(chunks(fd, limit))
+
+
+class SealedFile:
+    """An input file published as it is (a producer's own log beside its run): known by the sha256
+    its seal verified, read again only when the site is written, and refused if it changed since."""
+
+    def __init__(self, path: str, sha256: str, size: int) -> None:
+        self.path = path
+        self._sha256 = sha256
+        self._size = size
+
+    @property
+    def sha256(self) -> str:
+        return self._sha256
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def read(self) -> bytes:
+        import hashlib
+
+        from generator.errors import InputRefused
+
+        try:
+            data = read_regular(self.path, limit=max(self._size, 1))
+        except ReadFailure as exc:
+            raise InputRefused(f"{self.path}: {exc.message}") from None
+        if hashlib.sha256(data).hexdigest() != self._sha256:
+            raise InputRefused(f"{self.path}: changed after its seal was verified: nothing was published")
+        return data

@@ -50,7 +50,7 @@ from generator.figures.units import (
     points,
     usd_micros,
 )
-from generator.inputs.files import Stored
+from generator.inputs.files import SealedFile, Stored
 from generator.inputs.identity import generator_digest, templates_dir
 from generator.inputs.siteconfig import DEFAULT_ACCENT, SiteLook
 from generator.progress import SILENT, Progress
@@ -64,6 +64,8 @@ from generator.score.cache import Pages as RunPages
 from generator.score.cache import RunCache
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from generator.score.details import RunFiles
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
@@ -446,8 +448,10 @@ def render_site(
     progress: Progress = SILENT,
     look: SiteLook = DEFAULT_LOOK,
     history: History = NO_HISTORY,
+    inputs: Path | None = None,
 ) -> None:
-    """Every file of ``site/<version>/``, into the sink; ``history`` is what the site published before."""
+    """Every file of ``site/<version>/``, into the sink; ``history`` is what the site published before;
+    ``inputs``: the inputs root, where the producers' own files a section publishes are (none without it)."""
     pages = Pages(sink)
     site: dict[str, Any] = {"report": report, "look": look, "history": history, "changes": history.changes}
     online = None if look.base_url is None else f"{look.base_url}{report.site_version}/"
@@ -468,6 +472,8 @@ def render_site(
                 pages.add_file(path, data)
             located.update(((summary.id, row_id), path) for row_id, path in files.located.items())
             progress.advance()
+        if inputs is not None:
+            _attach(pages, bench, base, inputs)
         pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         parts.append((bench, located))
         dumped = bench.model_dump(mode="json", by_alias=True)
@@ -484,6 +490,17 @@ def render_site(
     pages.add("data/site.json", canonical_json(report.model_dump(mode="json", by_alias=True)).encode("utf-8"))
     pages.add("data/build.json", build_record(report, pages.digests))  # last: it lists every other file
     progress.finish()
+
+
+def _attach(pages: Pages, bench: BenchmarkReport, base: str, inputs: Path) -> None:
+    """The producers' own files a section publishes beside its runs, read from their sealed run
+    folders (found by seal digest) when the version is written, each checked against its sha256."""
+    folders = {sealed.digest: sealed.path for sealed in bench.inputs}
+    runs = {run.id: run.digest for run in bench.section.runs}
+    for run_id, name, sha256, size in bench.section.attachments():
+        folder = folders[runs[run_id]]
+        stored = SealedFile(str(inputs / folder / name), sha256, size)
+        pages.add_file(f"{base}/runs/{run_id}/{name}", stored)
 
 
 def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPages:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from generator.errors import Problem, Problems, Result
 from generator.families.base import BenchmarkContext, Family, Finished, RunScored, read_run_meta
@@ -331,7 +331,7 @@ class TrialsFamily(
         return problems.result(TrialsState(rules, resolved.source, plan, reveal))
 
     def run_section(self, section: TrialsSection) -> RunSection:
-        return RunSection(reveal=section.reveal)
+        return RunSection(reveal=section.reveal, sources_published=section.sources_published)
 
     def score_run(
         self, bench: Bench, state: TrialsState, run_id: str, run: VerifiedFolder
@@ -465,6 +465,11 @@ class RunSection(Model):
     """What a run page shows of the benchmark: the reveal, when this version has one."""
 
     reveal: RevealRecord | None
+    sources_published: bool = Field(
+        default=False,
+        exclude_if=lambda value: not value,
+        description="The producers' own files are published beside the runs (they may name the subjects).",
+    )
 
 
 def _disclosures(

@@ -9,7 +9,7 @@ from pydantic import Field
 from generator.canon import canonical_json
 from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
-from generator.families.trials.spec import NotApplicable, TrialsSpec
+from generator.families.trials.spec import NotApplicable, TrialsSpec, condition_words
 from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
 from generator.figures.model import Model, Rate
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
@@ -176,6 +176,20 @@ class TrialsSection(Model):
     scores_sha256: str = Field(description="sha256 of data/scores/<id>.json in this version.")
     reveal: RevealRecord | None
     paired: tuple[PairedRow, ...] = Field(default=(), exclude_if=_empty)
+
+    @property
+    def named(self) -> bool:
+        """The plan's labels are the subjects' own names (not blind)."""
+        return self.scoring.specification.blind.labels == "subject_names"
+
+    @property
+    def primary_words(self) -> str | None:
+        """The success conjunction in words, for a specification of the benchmark's own; None for the
+        seed's rules, which the leaderboard states in the seed's own terms."""
+        if self.scoring.source == "built-in":
+            return None
+        clauses = " ∧ ".join(condition_words(c) for c in self.scoring.specification.primary.all_of)
+        return f"success = {clauses}"
 
     @property
     def sources_published(self) -> bool:
