@@ -1,0 +1,177 @@
+"""The importers' shared writer (``importers.write``): any ``Imported`` becomes a sealed trials
+benchmark that builds, whose every figure equals a count made from the observations themselves, the
+same bytes twice, all or nothing, and never over an existing folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from generator.errors import EXIT_INVALID, EXIT_USAGE, OutputError, ProblemReport
+from generator.importers.model import Imported, ImportedRun, Observation, Reported, SourceFile
+from generator.importers.write import Options, labels_of, safe_name, write
+from tests.conftest import run_cli, snapshot
+
+SAMPLES = ("s1", "s2", "s3", "s4", "q/7", "10")
+EPOCHS = (1, 2)
+
+
+def _observation(sample: str, epoch: int, correct: bool, error: bool = False) -> Observation:
+    if error:
+        return Observation(sample, epoch, "error", (), "error", None)
+    state = "pass" if correct else "fail"
+    return Observation(sample, epoch, "completed", (("match", state),), None, 1000 + epoch, 7, 2)
+
+
+def _run(
+    subject: str, correct: set[tuple[str, int]], errored: set[tuple[str, int]], skip: int = 0
+) -> ImportedRun:
+    planned = tuple((s, e) for s in SAMPLES for e in EPOCHS)
+    observations = tuple(
+        _observation(s, e, (s, e) in correct, (s, e) in errored) for s, e in planned[: len(planned) - skip]
+    )
+    return ImportedRun(
+        subject=subject,
+        task="demo",
+        planned=planned,
+        observations=observations,
+        sources=(SourceFile(f"{subject.replace('/', '_')}.log", f"log of {subject}".encode()),),
+        producer="demo-tool 1.0",
+        status="success",
+        reported=(Reported("accuracy", "match", "0.5", "the tool's own mean"),),
+    )
+
+
+A_CORRECT = {(s, e) for s in ("s1", "s2", "s3", "q/7") for e in EPOCHS}
+B_CORRECT = {("s1", 1), ("s1", 2), ("s2", 1)}
+
+
+def _imported(skip: int = 0) -> Imported:
+    return Imported(
+        producer="demo-tool",
+        checks=("match",),
+        success="match true is a pass",
+        runs=(
+            _run("org/model-a", A_CORRECT, {("10", 1)}),
+            _run("org/model-b", B_CORRECT, set(), skip=skip),
+        ),
+    )
+
+
+def test_the_folder_builds_and_every_figure_is_a_direct_count(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    written = write(_imported(skip=1), runs / "demo", Options(title="Demo"), "demo")
+    assert written.runs == ("run-org-model-a", "run-org-model-b")
+    assert written.labels == {"org-model-a": "org/model-a", "org-model-b": "org/model-b"}
+    assert run_cli("verify", "--runs", runs).exit_code == 0
+    out = tmp_path / "site"
+    built = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet")
+    assert built.exit_code == 0, built.output
+    board = json.loads((out / "v1/data/benchmarks/demo.json").read_text())["section"]
+    rows = {row["provider"]: row["metrics"] for row in board["scores"]["leaderboard"]}
+    # every sample × epoch is planned; an errored sample and a missing one count against the model
+    assert rows["org-model-a"]["success"]["numerator"] == len(A_CORRECT) == 8
+    assert rows["org-model-a"]["success"]["denominator"] == len(SAMPLES) * len(EPOCHS)
+    assert rows["org-model-b"]["success"]["numerator"] == len(B_CORRECT)
+    assert rows["org-model-b"]["success"]["denominator"] == 12
+    assert {f["code"]: f["count"] for f in rows["org-model-a"]["failure_codes"]} == {
+        "error": 1,
+        "not_correct": 3,
+    }
+    assert {f["code"]: f["count"] for f in rows["org-model-b"]["failure_codes"]} == {
+        "missing_result": 1,
+        "not_correct": 8,
+    }
+    assert rows["org-model-a"]["build_pass"]["denominator"] == 0  # not applicable, never a 0% pass rate
+    # paired by sample: a wins where its share is higher (s2: 2/2 vs 1/2, s3, q/7), loses nowhere
+    (pair,) = board["paired"]
+    assert (pair["first"], pair["wins"], pair["losses"], pair["ties"], pair["prompts"]) == (
+        "org-model-a",
+        3,
+        0,
+        3,
+        6,
+    )
+    assert pair["p_value"] == 0.25  # exact two-sided sign test, 3 of 3
+    # the producer's own figure beside benchsite's count, and the disagreement disclosed
+    report = json.loads((out / "v1/data/site.json").read_text())["benchmarks"][0]
+    disagreements = report["disclosures"]["disagreements"]
+    assert {(d["run"], d["recomputed"]) for d in disagreements} == {
+        ("run-org-model-a", "8/12 planned trials passed"),
+        ("run-org-model-b", "3/12 planned trials passed"),
+    }
+    # the producer's log is published beside its run and linked from the run page
+    log = out / "v1/b/demo/runs/run-org-model-a/org_model-a.log"
+    assert log.read_bytes() == b"log of org/model-a"
+    page = (out / "v1/b/demo/runs/run-org-model-a.html").read_text()
+    assert 'href="run-org-model-a/org_model-a.log"' in page
+    assert "org/model-a" in page.replace("<wbr>", "")
+
+
+def test_the_same_import_twice_gives_the_same_bytes(tmp_path: Path) -> None:
+    first = write(_imported(), tmp_path / "one", Options(), "x").folder
+    second = write(_imported(), tmp_path / "two", Options(), "x").folder
+    assert snapshot(first) == snapshot(second)
+
+
+def test_an_existing_folder_is_never_touched(tmp_path: Path) -> None:
+    target = tmp_path / "demo"
+    target.mkdir()
+    (target / "keep").write_text("mine")
+    with pytest.raises(OutputError) as refused:
+        write(_imported(), target, Options(), "x")
+    assert refused.value.exit_code == EXIT_USAGE
+    assert "already exists" in str(refused.value)
+    assert snapshot(target) == {"keep": b"mine"}
+
+
+def test_a_refused_import_leaves_nothing_behind(tmp_path: Path) -> None:
+    bad = _imported()
+    clash = ImportedRun(**{**bad.runs[0].__dict__, "planned": (("a b", 1), ("a-b", 1)), "observations": ()})
+    with pytest.raises(ProblemReport) as refused:
+        write(Imported(bad.producer, bad.checks, bad.success, (clash,)), tmp_path / "demo", Options(), "logs")
+    assert refused.value.exit_code == EXIT_INVALID
+    assert "sample ids 'a b' and 'a-b' of task 'demo' read the same as ids" in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_observation_the_run_did_not_plan_is_refused(tmp_path: Path) -> None:
+    bad = _imported()
+    extra = ImportedRun(**{**bad.runs[0].__dict__, "observations": (_observation("s99", 1, True),)})
+    with pytest.raises(ProblemReport, match="sample 's99' epoch 1 is not one the run declared"):
+        write(Imported(bad.producer, bad.checks, bad.success, (extra,)), tmp_path / "demo", Options(), "logs")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_two_runs_of_one_model_on_one_task_are_refused(tmp_path: Path) -> None:
+    bad = _imported()
+    twice = Imported(bad.producer, bad.checks, bad.success, (bad.runs[0], bad.runs[0]))
+    with pytest.raises(ProblemReport, match="two runs of 'org/model-a' on task 'demo'"):
+        write(twice, tmp_path / "demo", Options(), "logs")
+
+
+def test_blind_labels_are_opaque_and_the_logs_wait_for_the_reveal(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    written = write(_imported(), runs / "demo", Options(blind=True), "x")
+    assert sorted(written.labels) == ["model-1", "model-2"]
+    meta = json.loads((runs / "demo" / f"run-{sorted(written.labels)[0]}" / "run.json").read_text())
+    assert "subject" not in meta
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet").exit_code == 0
+    published = [p.name for p in (out / "v1").rglob("*.log")]
+    assert published == []
+    texts = "".join(p.read_text() for p in (out / "v1").rglob("*.html"))
+    assert "org/model" not in texts and "model-a" not in texts
+    assert "not published while the models are blind" in texts
+
+
+def test_labels_and_names() -> None:
+    assert safe_name("openai/gpt-4o (2024)") == "openai-gpt-4o-2024"
+    assert safe_name("///") == "x"
+    assert labels_of(["a/b", "a b", "c"], blind=False) == {"a b": "a-b", "a/b": "a-b-2", "c": "c"}
+    blind = labels_of(["zeta", "alpha"], blind=True)
+    assert sorted(blind.values()) == ["model-1", "model-2"]
