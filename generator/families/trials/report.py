@@ -178,6 +178,17 @@ class TrialsSection(Model):
     paired: tuple[PairedRow, ...] = Field(default=(), exclude_if=_empty)
 
     @property
+    def autonomy(self) -> bool:
+        """Whether success asks anything of the trial's autonomy (build, boot, interventions): then it
+        is "autonomous success", as the seed calls it; else (an imported evaluation) plain "success"."""
+        kinds = {c.kind for c in self.scoring.specification.primary.all_of}
+        return bool(kinds & {"observed", "counted_interventions"})
+
+    @property
+    def success_label(self) -> str:
+        return "Autonomous success" if self.autonomy else "Success"
+
+    @property
     def named(self) -> bool:
         """The plan's labels are the subjects' own names (not blind)."""
         return self.scoring.specification.blind.labels == "subject_names"
@@ -228,15 +239,19 @@ class TrialsSection(Model):
 
     def rankings(self) -> tuple[Ranking, ...]:
         entries = [(row.provider, row.metrics.success) for row in self.scores.leaderboard]
-        figure = "Autonomous successes / planned trials"
-        return (rate_ranking("autonomous-success", "Autonomous success rate", figure, entries),)
+        if self.autonomy:
+            figure = "Autonomous successes / planned trials"
+            return (rate_ranking("autonomous-success", "Autonomous success rate", figure, entries),)
+        return (rate_ranking("success", "Success rate", "Successes / planned trials", entries),)
 
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
         """Who leads on autonomous success, under blind labels until a reveal names them."""
         names = (
             {} if self.reveal is None else {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
         )
-        wording = Wording("provider", "providers", "autonomous success", names)
+        wording = Wording(
+            "provider", "providers", "autonomous success" if self.autonomy else "success", names
+        )
         return lead_headline(rankings[0], wording, self._missing_caveats())
 
     def _missing_caveats(self) -> tuple[Caveat, ...]:
@@ -256,7 +271,7 @@ class TrialsSection(Model):
             "boot_pass": "Boots",
             "all_functional_checks_pass": "All checks pass",
             "zero_intervention": "No intervention",
-            "success": "Autonomous success",
+            "success": "Autonomous success" if self.autonomy else "Success",
         }
         for name in self.not_applicable:
             del shown[name]
