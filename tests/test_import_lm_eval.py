@@ -38,6 +38,12 @@ MODELS = {seed_of(folder): folder for folder in sorted(OUTPUT.iterdir())}
 """Each fixture run's folder by its seed (the folder names are lm-eval's random words)."""
 
 
+SUBJECT_NOTE = (
+    "another results file of this import ran dummy on this task too: its seeds "
+    "(config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"
+)
+
+
 def run_of(seed: int) -> ImportedRun:
     (run,) = [run for run in read(OUTPUT).runs if run.subject == f"dummy seed={seed}"]
     return run
@@ -86,7 +92,7 @@ def test_reported_is_the_results_file_text(seed: int) -> None:
     (reported,) = run_of(seed).reported
     assert (reported.name, reported.check, reported.value) == ("acc", "acc", written.group(1))
     assert reported.basis == "lm-eval's acc: mean over the task's samples (filter none)"
-    assert run_of(seed).notes == ()  # 1 pass of 10 is lm-eval's 0.1
+    assert run_of(seed).notes == (SUBJECT_NOTE,)  # no cross-check note: 1 pass of 10 is lm-eval's 0.1
 
 
 def test_two_models_on_the_same_docs_that_disagree() -> None:
@@ -116,7 +122,23 @@ def test_run_facts_and_sources_byte_for_byte(seed: int) -> None:
 def test_one_model_folder_alone_is_named_by_its_model() -> None:
     (run,) = read(MODELS[2]).runs
     assert run.subject == "dummy"
+    assert run.notes == ()
     assert run.observations == run_of(2).observations
+
+
+def test_the_same_model_and_seed_twice_is_told_apart_by_the_timestamp(tmp_path: Path) -> None:
+    """A third run: seed 1's files again, as lm-eval would name a rerun a minute later."""
+    shutil.copytree(OUTPUT, tmp_path / "output")
+    rerun = tmp_path / "output" / "rerun"
+    rerun.mkdir()
+    for path in MODELS[1].iterdir():
+        (rerun / path.name.replace("T05-07-39", "T05-08-39")).write_bytes(path.read_bytes())
+    subjects = sorted(run.subject for run in read(tmp_path / "output").runs)
+    assert subjects == [
+        "dummy seed=1 run 2026-12-06T05-07-39.300283",
+        "dummy seed=1 run 2026-12-06T05-08-39.300283",
+        "dummy seed=2",
+    ]
 
 
 def test_metric_picks_another_metric() -> None:
@@ -216,6 +238,7 @@ def test_a_threshold_reads_numbers_and_the_disagreement_is_noted(output: Path) -
     assert dict(run.observations[2].checks)["acc"] == "pass"
     assert dict(run.observations[2].values)["acc"] == "0.5"
     assert run.notes == (
+        SUBJECT_NOTE,
         "lm-eval reports acc 0.1, but 2 of the 10 planned samples pass (2/10): "
         "lm-eval's mean is of its values over the samples it ran",
     )
@@ -242,6 +265,14 @@ def test_a_folder_without_results_is_refused(tmp_path: Path) -> None:
     message = refusal(tmp_path)
     assert f"{tmp_path}: holds no results_*.json" in message
     assert "--output_path" in message
+
+
+def test_the_same_files_in_two_folders_are_refused(output: Path) -> None:
+    shutil.copytree(MODELS[1], output / "copy")
+    (results,) = (output / "copy").glob("results_*.json")
+    message = refusal(output)
+    assert f"{output / MODELS[1].name / results.name}: $.configs.{TASK}: runs dummy seed=1 run " in message
+    assert f"as {results} does: import one of them" in message
 
 
 def test_every_problem_is_reported_at_once(output: Path) -> None:

@@ -78,9 +78,19 @@ class _Results:
     data: bytes
     doc: dict[str, Any]
     version: str
-    date_id: str
+    created: str
     model: str
     seeds: str
+
+    @property
+    def date_id(self) -> str:
+        """The timestamp lm-eval put in the file's name, which its samples files' names share."""
+        return self.path.stem.removeprefix("results_")
+
+    @property
+    def tasks(self) -> tuple[str, ...]:
+        """The tasks that ran (a group's own aggregate has no config and no samples file)."""
+        return tuple(self.doc["configs"])
 
 
 def read(results_dir: Path, *, metric: str | None = None, threshold: Decimal | None = None) -> Imported:
@@ -99,10 +109,11 @@ def read(results_dir: Path, *, metric: str | None = None, threshold: Decimal | N
     subjects = _subjects(loaded)
     runs: list[ImportedRun] = []
     for results in loaded:
-        for task in results.doc["configs"]:
+        for task in results.tasks:
             run = problems.take(_run(results, task, check, threshold, subjects[results.path]))
             if run is not None:
                 runs.append(run)
+    problems.extend(_same_run_twice(loaded, subjects))
     if problems:
         raise ProblemReport(problems)
     return Imported(producer=PRODUCER, checks=(check,), success=SUCCESS, runs=tuple(runs))
@@ -123,7 +134,7 @@ def _results_files(results_dir: Path, problems: Problems) -> list[Path]:
 def _default_metric(loaded: list[_Results]) -> str:
     """The first metric of the first task of the first results file (its bare name)."""
     for results in loaded:
-        for task in results.doc["configs"]:
+        for task in results.tasks:
             keys = _metric_keys(results.doc["results"].get(task))
             if keys:
                 return keys[0].partition(",")[0]
@@ -146,8 +157,10 @@ def _is_stderr(key: str, keys: list[str]) -> bool:
 def _load(path: Path) -> Result[_Results]:
     """A results file parsed and checked for the keys this reader relies on."""
     file = str(path)
-    data = path.read_bytes()
-    parsed = _parse(data, file, "")
+    data = _read(path)
+    if data.value is None:
+        return Result(None, data.problems)
+    parsed = _parse(data.value, file, "")
     doc = parsed.value
     if parsed.problems:
         return Result(None, parsed.problems)
@@ -160,16 +173,30 @@ def _load(path: Path) -> Result[_Results]:
     if not isinstance(version, str) or not KNOWN_VERSION.fullmatch(version):
         message = f"lm-eval version {_text(version)} is not one this reader knows (0.4.x)"
         return Result(None, (Problem(file, "$.lm_eval_version", message),))
-    date_id = path.stem.removeprefix("results_")
+    created = _created(doc["date"])
+    if created is None:
+        return Result(None, (Problem(file, "$.date", f"{_text(doc['date'])} is not a time (seconds)"),))
     config = doc["config"]
-    return Result(_Results(path, data, doc, version, date_id, _model(config), _seeds(config)))
+    return Result(_Results(path, data.value, doc, version, created, _model(config), _seeds(config)))
+
+
+def _read(path: Path) -> Result[bytes]:
+    try:
+        return Result(path.read_bytes())
+    except OSError as exc:
+        return Result(None, (Problem(str(path), "", f"cannot be read: {exc.strerror or exc}"),))
 
 
 def _parse(data: bytes, file: str, where: str) -> Result[object]:
     """One JSON document, numbers with a fraction (and NaN, Infinity) as :class:`_Number`.
     ``where`` names the line of a JSONL file; a whole file's place is the error's line and column."""
     try:
-        return Result(json.loads(data.decode("utf-8"), parse_float=_Number, parse_constant=_Number))
+        text = data.decode("utf-8")
+        value = json.loads(text, parse_float=_Number, parse_constant=_Number, object_pairs_hook=_object)
+        return Result(value)
+    except _DuplicateKey as exc:
+        message = f"not valid JSON: the key {exc.key!r} twice in one object"
+        return Result(None, (Problem(file, where, message),))
     except UnicodeDecodeError as exc:
         return Result(None, (Problem(file, where or f"byte {exc.start}", "is not valid UTF-8"),))
     except json.JSONDecodeError as exc:
@@ -177,7 +204,23 @@ def _parse(data: bytes, file: str, where: str) -> Result[object]:
         return Result(None, (Problem(file, place, f"not valid JSON: {exc.msg}"),))
 
 
-REQUIRED = {"results": dict, "configs": dict, "n-samples": dict, "config": dict, "date": _Number}
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key twice is refused (the standard parser keeps the last silently)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(key)
+        found[key] = value
+    return found
+
+
+REQUIRED = {"results": dict, "configs": dict, "n-samples": dict, "config": dict}
 
 
 def _shape_problems(doc: dict[str, Any], file: str) -> Iterator[Problem]:
@@ -189,6 +232,10 @@ def _shape_problems(doc: dict[str, Any], file: str) -> Iterator[Problem]:
     config = doc.get("config")
     if isinstance(config, dict) and not isinstance(config.get("model"), str):
         yield Problem(file, "$.config.model", "missing or not text: which model ran is not recorded")
+    configs = doc.get("configs")
+    for task, task_config in configs.items() if isinstance(configs, dict) else ():
+        if not isinstance(task_config, dict):
+            yield Problem(file, f"$.configs.{task}", "not an object: the task's config")
 
 
 def _model(config: Mapping[str, Any]) -> str:
@@ -217,19 +264,35 @@ def _text(value: object) -> str:
 
 
 def _subjects(loaded: list[_Results]) -> dict[Path, str]:
-    """Each results file's subject: its model; when other results files of the import name the same
-    model, also its seeds, and when those agree too, its timestamp (lm-eval's dummy model is
-    ``dummy`` in every run: two seeds are told apart by the seed)."""
+    """Each results file's subject: its model; when another results file of the import ran the same
+    model on one of its tasks, also its seeds, and when those agree too, its timestamp (lm-eval's
+    dummy model is ``dummy`` in every run: two seeds of it are told apart by the seed)."""
     subjects: dict[Path, str] = {}
     for results in loaded:
-        same = [other for other in loaded if other.model == results.model]
-        if len(same) == 1:
+        rivals = [other for other in loaded if other is not results and _same_model_and_task(results, other)]
+        if not rivals:
             subjects[results.path] = results.model
-        elif len({other.seeds for other in same}) == len(same):
+        elif all(other.seeds != results.seeds for other in rivals):
             subjects[results.path] = f"{results.model} {results.seeds}"
         else:
             subjects[results.path] = f"{results.model} {results.seeds} run {results.date_id}"
     return subjects
+
+
+def _same_model_and_task(one: _Results, other: _Results) -> bool:
+    return one.model == other.model and bool(set(one.tasks) & set(other.tasks))
+
+
+def _same_run_twice(loaded: list[_Results], subjects: dict[Path, str]) -> Iterator[Problem]:
+    """Two results files whose runs would share a subject and a task (the same model, seeds and
+    timestamp in two folders) cannot both be imported."""
+    first: dict[tuple[str, str], Path] = {}
+    for results in loaded:
+        for task in results.tasks:
+            other = first.setdefault((subjects[results.path], task), results.path)
+            if other != results.path:
+                message = f"runs {subjects[results.path]} on {task}, as {other} does: import one of them"
+                yield Problem(str(results.path), f"$.configs.{task}", message)
 
 
 def _run(
@@ -243,23 +306,28 @@ def _run(
     if key is None or size is None or samples is None:
         return problems.result(None)
     rule = _Rule(check, key.partition(",")[2], threshold)
-    observations = problems.take(_observations(samples, rule, size))
+    observations = problems.take(
+        _observations(results.path.with_name(samples.name), samples.data, rule, size)
+    )
     if observations is None:
         return problems.result(None)
-    planned = tuple((str(doc_id), 1) for doc_id in range(size))
     reported = _reported(results, task, key, check)
-    notes = (*_plan_notes(results, task, size), *_cross_check(reported, observations, size))
+    notes = (
+        *_subject_notes(results, subject),
+        *_plan_notes(results, task, size),
+        *_cross_check(reported, observations, size),
+    )
     run = ImportedRun(
         subject=subject,
         task=task,
-        planned=planned,
+        planned=tuple((str(doc_id), 1) for doc_id in range(size)),
         observations=observations,
-        sources=(SourceFile(results.path.name, results.data), SourceFile(samples.name, samples.read_bytes())),
+        sources=(SourceFile(results.path.name, results.data), samples),
         producer=f"lm-eval {results.version}",
         status="success",
         reported=(reported,),
         notes=notes,
-        created=_created(results.doc["date"]),
+        created=results.created,
     )
     return problems.result(run)
 
@@ -307,12 +375,16 @@ def _count(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
-def _samples_file(results: _Results, task: str) -> Result[Path]:
+def _samples_file(results: _Results, task: str) -> Result[SourceFile]:
+    """The task's samples file beside the results file, with the same timestamp, byte for byte."""
     path = results.path.with_name(f"samples_{task}_{results.date_id}.jsonl")
-    if path.is_file():
-        return Result(path)
-    message = f"no {path.name} beside it: run lm_eval with --log_samples to write each sample's result"
-    return Result(None, (Problem(str(results.path), f"$.configs.{task}", message),))
+    if not path.is_file():
+        message = f"no {path.name} beside it: run lm_eval with --log_samples to write each sample's result"
+        return Result(None, (Problem(str(results.path), f"$.configs.{task}", message),))
+    data = _read(path)
+    if data.value is None:
+        return Result(None, data.problems)
+    return Result(SourceFile(path.name, data.value))
 
 
 @dataclass(frozen=True)
@@ -328,11 +400,11 @@ class _Rule:
         return self.check.partition(",")[0]
 
 
-def _observations(path: Path, rule: _Rule, size: int) -> Result[tuple[Observation, ...]]:
+def _observations(path: Path, data: bytes, rule: _Rule, size: int) -> Result[tuple[Observation, ...]]:
     """One observation per line of the rule's filter, in doc order; every line is checked."""
     problems = Problems()
     found: dict[int, tuple[int, Observation]] = {}
-    for number, text in enumerate(path.read_bytes().split(b"\n"), start=1):
+    for number, text in enumerate(data.split(b"\n"), start=1):
         if not text.strip():
             continue
         line = problems.take(_line(path, number, text, rule.filter))
@@ -464,6 +536,15 @@ def _disagree(reported: Reported, passes: int, size: int) -> str:
     )
 
 
+def _subject_notes(results: _Results, subject: str) -> Iterator[str]:
+    if subject != results.model:
+        yield (
+            f"another results file of this import ran {results.model} on this task too: "
+            "its seeds (config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"
+            + ("" if subject.endswith(results.seeds) else ", with the timestamp of its file name")
+        )
+
+
 def _plan_notes(results: _Results, task: str, size: int) -> Iterator[str]:
     original = results.doc["n-samples"][task]["original"]
     if size < original:
@@ -474,9 +555,12 @@ def _plan_notes(results: _Results, task: str, size: int) -> Iterator[str]:
         yield f"the task repeats each request {repeats} times; lm-eval's filter made one value of each doc"
 
 
-def _created(date: _Number) -> str:
-    """``date`` (seconds since 1970, as lm-eval wrote it) as UTC ISO 8601 text, to the microsecond."""
-    seconds = date.value
+def _created(date: object) -> str | None:
+    """``date`` (seconds since 1970, as lm-eval wrote it) as UTC ISO 8601 text, to the microsecond;
+    None when it is not such a time."""
+    seconds = _decimal(date)
+    if seconds is None or not seconds.is_finite() or not 0 <= seconds < 253402300800:  # year 10000
+        return None
     whole = int(seconds)
     micro = int((seconds - whole) * 1_000_000)
     return (datetime.fromtimestamp(whole, UTC) + timedelta(microseconds=micro)).isoformat()
