@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -38,6 +39,8 @@ MODELS = {seed_of(folder): folder for folder in sorted(OUTPUT.iterdir())}
 """Each fixture run's folder by its seed (the folder names are lm-eval's random words)."""
 
 
+LATER = "2099-01-01T00-00-00.000000"
+"""A results file timestamp later than any fixture's, in lm-eval's form."""
 SUBJECT_NOTE = (
     "another results file of this import ran dummy on this task too: its seeds "
     "(config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"
@@ -116,7 +119,9 @@ def test_run_facts_and_sources_byte_for_byte(seed: int) -> None:
         (f.name, f.read_bytes()) for f in files
     ]
     assert (run.task, run.producer, run.status) == (TASK, "lm-eval 0.4.13", "success")
-    assert run.created.startswith("2026-12-06T05:07:")
+    (results,) = MODELS[seed].glob("results_*.json")
+    date = json.loads(results.read_text(encoding="utf-8"))["date"]
+    assert run.created.startswith(datetime.fromtimestamp(int(date), UTC).isoformat()[:19])
 
 
 def test_one_model_folder_alone_is_named_by_its_model() -> None:
@@ -127,18 +132,16 @@ def test_one_model_folder_alone_is_named_by_its_model() -> None:
 
 
 def test_the_same_model_and_seed_twice_is_told_apart_by_the_timestamp(tmp_path: Path) -> None:
-    """A third run: seed 1's files again, as lm-eval would name a rerun a minute later."""
+    """A third run: seed 1's files again, named as lm-eval names a later run's files."""
     shutil.copytree(OUTPUT, tmp_path / "output")
     rerun = tmp_path / "output" / "rerun"
     rerun.mkdir()
+    (results,) = MODELS[1].glob("results_*.json")
+    stamp = results.stem.removeprefix("results_")
     for path in MODELS[1].iterdir():
-        (rerun / path.name.replace("T05-07-39", "T05-08-39")).write_bytes(path.read_bytes())
+        (rerun / path.name.replace(stamp, LATER)).write_bytes(path.read_bytes())
     subjects = sorted(run.subject for run in read(tmp_path / "output").runs)
-    assert subjects == [
-        "dummy seed=1 run 2026-12-06T05-07-39.300283",
-        "dummy seed=1 run 2026-12-06T05-08-39.300283",
-        "dummy seed=2",
-    ]
+    assert subjects == [f"dummy seed=1 run {stamp}", f"dummy seed=1 run {LATER}", "dummy seed=2"]
 
 
 def test_metric_picks_another_metric() -> None:
