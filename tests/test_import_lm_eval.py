@@ -6,6 +6,7 @@ parser, never through the reader; every broken case is a real file broken in a t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -247,6 +248,36 @@ def test_a_threshold_reads_numbers_and_the_disagreement_is_noted(output: Path) -
     )
 
 
+def limit_to_five(output: Path, limit: str) -> Path:
+    """Seed 2's run as ``--limit`` would have left it: five docs ran, five lines logged."""
+    results = model_file(output, 2, "results_*.json")
+    text = results.read_text(encoding="utf-8").replace('"effective": 10', '"effective": 5')
+    results.write_text(text.replace('"limit": null', f'"limit": {limit}'), encoding="utf-8")
+    samples = model_file(output, 2, "samples_*.jsonl")
+    samples.write_bytes(b"".join(samples.read_bytes().splitlines(keepends=True)[:5]))
+    return results
+
+
+def test_a_limited_run_plans_the_docs_it_ran_and_says_so(output: Path) -> None:
+    limit_to_five(output, "5.0")
+    (run,) = [run for run in read(output).runs if run.subject == "dummy seed=2"]
+    assert run.planned == tuple((str(doc_id), 1) for doc_id in range(5))
+    assert [o.sample_id for o in run.observations] == ["0", "1", "2", "3", "4"]
+    assert "lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5" in run.notes
+    assert run.notes[-1].startswith("lm-eval reports acc 0.1, but 1 of the 5 planned samples pass (1/5)")
+
+
+def test_fewer_docs_without_a_limit_are_refused(output: Path) -> None:
+    results = limit_to_five(output, "null")
+    message = refusal(output)
+    assert f"{results}: $.n-samples.{TASK}: 5 of the task's 10 docs ran without --limit" in message
+
+
+def test_the_threshold_is_in_the_rule(output: Path) -> None:
+    assert "at least 0.5" in read(output, threshold=Decimal("0.5")).success
+    assert "any other number is refused" in read(output).success
+
+
 def test_an_unknown_lm_eval_version_is_refused(output: Path) -> None:
     results = model_file(output, 2, "results_*.json")
     results.write_bytes(
@@ -282,3 +313,50 @@ def test_every_problem_is_reported_at_once(output: Path) -> None:
     model_file(output, 1, "samples_*.jsonl").unlink()
     edit_line(model_file(output, 2, "samples_*.jsonl"), 5, '"doc_id": 4,', '"doc_id": 2,')
     assert "2 problem(s)" in refusal(output)
+
+
+def json_places(value: object, place: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """Every place inside a JSON value (not the value itself)."""
+    children: list[tuple[str | int, object]] = []
+    if isinstance(value, dict):
+        children = list(value.items())
+    elif isinstance(value, list):
+        children = list(enumerate(value))
+    found: list[tuple[str | int, ...]] = []
+    for key, child in children:
+        found += [(*place, key), *json_places(child, (*place, key))]
+    return found
+
+
+def broken(document: object, place: tuple[str | int, ...], value: object) -> object:
+    """A deep copy of ``document`` with ``place`` set to ``value`` (deleted for ``DELETE``)."""
+    copy = json.loads(json.dumps(document))
+    parent = copy
+    for key in place[:-1]:
+        parent = parent[key]
+    if value is DELETE:
+        del parent[place[-1]]
+    else:
+        parent[place[-1]] = value
+    return copy
+
+
+DELETE = object()
+WRONG = (DELETE, None, "x", [], {}, True, -1, 2.5, float("nan"))
+
+
+@pytest.mark.parametrize("kind", ["results", "samples"])
+def test_no_broken_value_makes_a_traceback(output: Path, kind: str) -> None:
+    """Each place of a results file and of a samples line, deleted or given a wrong value: the
+    reader reads it or names a problem (a ProblemReport), never raises anything else."""
+    path = model_file(output, 1, f"{kind}_*")
+    original = path.read_text(encoding="utf-8")
+    lines = original.splitlines() if kind == "samples" else [original]
+    first = json.loads(lines[0])
+    for place in json_places(first):
+        for value in WRONG:
+            text = json.dumps(broken(first, place, value))
+            path.write_text("\n".join([text, *lines[1:]]) + "\n", encoding="utf-8")
+            for threshold in (None, Decimal("0.5")):
+                with contextlib.suppress(ProblemReport):
+                    read(output, threshold=threshold)

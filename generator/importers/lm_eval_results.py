@@ -18,7 +18,7 @@ The mapping, one :class:`ImportedRun` per (results file, task in its ``configs``
   file does not record: refused. A task with ``repeats`` > 1 is still one epoch (its filter made one
   value of the repeats; a note says so).
 - **observations**: one per samples line of the metric's filter, ``sample_id`` its ``doc_id``, state
-  by :data:`SUCCESS`, values the metric's text and the line's ``doc_hash`` (the same doc across
+  by :func:`success`, values the metric's text and the line's ``doc_hash`` (the same doc across
   models). lm-eval records no per-sample error: every line is ``completed``.
 - **check**: one metric for the whole import, ``acc`` or ``acc,<filter>`` (by default the first
   metric of the first task); every task must have it, with one filter unless one is named.
@@ -50,13 +50,20 @@ KNOWN_VERSION = re.compile(r"0\.4\.\d+")
 SEED_KEYS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
 """``config``'s seeds, in the order of lm-eval's ``--seed a,b,c,d``."""
 
-SUCCESS = (
-    "lm-eval's per-sample value of the metric, from its samples file (the lines of the metric's "
-    "filter): true or exactly 1 is a pass, false or exactly 0 a fail; with a threshold, any number "
-    "is a pass when it is at least the threshold; null or NaN is not evaluable. lm-eval records no "
-    "per-sample errors, so every sample it logged completed; a planned doc without a line is missing. "
-    "The plan is docs 0 to n-samples.effective - 1 of the task, one epoch."
-)
+
+def success(threshold: Decimal | None) -> str:
+    """The rule that made every check state, in words (:attr:`Imported.success`)."""
+    values = (
+        "true or exactly 1 is a pass, false or exactly 0 a fail (any other number is refused)"
+        if threshold is None
+        else f"true is a pass, false a fail, and a number is a pass when it is at least {threshold}"
+    )
+    return (
+        f"lm-eval's own per-sample value of the metric, from its samples file (the lines of the "
+        f"metric's filter): {values}; null or NaN is not evaluable. lm-eval records no per-sample "
+        "errors: every sample it logged completed, and a planned doc without a line is missing. "
+        "The plan is docs 0 to n-samples.effective - 1 of each task, one epoch."
+    )
 
 
 @dataclass(frozen=True)
@@ -101,7 +108,7 @@ def read(results_dir: Path, *, metric: str | None = None, threshold: Decimal | N
     if threshold is not None and not threshold.is_finite():
         problems.append(Problem(str(results_dir), "", f"threshold {threshold} is not a finite number"))
     loaded: list[_Results] = []
-    for path in _results_files(results_dir, problems):
+    for path in problems.take(_results_files(results_dir)) or ():
         results = problems.take(_load(path))
         if results is not None:
             loaded.append(results)
@@ -116,19 +123,18 @@ def read(results_dir: Path, *, metric: str | None = None, threshold: Decimal | N
     problems.extend(_same_run_twice(loaded, subjects))
     if problems:
         raise ProblemReport(problems)
-    return Imported(producer=PRODUCER, checks=(check,), success=SUCCESS, runs=tuple(runs))
+    return Imported(producer=PRODUCER, checks=(check,), success=success(threshold), runs=tuple(runs))
 
 
-def _results_files(results_dir: Path, problems: Problems) -> list[Path]:
+def _results_files(results_dir: Path) -> Result[list[Path]]:
     """``results_*.json`` in the folder itself and in its subfolders (one per model), sorted."""
     if not results_dir.is_dir():
-        problems.append(Problem(str(results_dir), "", "is not a folder: give lm_eval's --output_path"))
-        return []
+        return Result(None, (Problem(str(results_dir), "", "is not a folder: give lm_eval's --output_path"),))
     found = sorted([*results_dir.glob("results_*.json"), *results_dir.glob("*/results_*.json")])
     if not found:
         message = "holds no results_*.json, in itself or a per-model subfolder: give lm_eval's --output_path"
-        problems.append(Problem(str(results_dir), "", message))
-    return found
+        return Result(None, (Problem(str(results_dir), "", message),))
+    return Result(found)
 
 
 def _default_metric(loaded: list[_Results]) -> str:
@@ -173,9 +179,9 @@ def _load(path: Path) -> Result[_Results]:
     if not isinstance(version, str) or not KNOWN_VERSION.fullmatch(version):
         message = f"lm-eval version {_text(version)} is not one this reader knows (0.4.x)"
         return Result(None, (Problem(file, "$.lm_eval_version", message),))
-    created = _created(doc["date"])
+    created = _created(doc.get("date"))
     if created is None:
-        return Result(None, (Problem(file, "$.date", f"{_text(doc['date'])} is not a time (seconds)"),))
+        return Result(None, (Problem(file, "$.date", f"{_text(doc.get('date'))} is not a time (seconds)"),))
     config = doc["config"]
     return Result(_Results(path, data.value, doc, version, created, _model(config), _seeds(config)))
 
@@ -220,15 +226,16 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return found
 
 
-REQUIRED = {"results": dict, "configs": dict, "n-samples": dict, "config": dict}
+REQUIRED = ("results", "configs", "n-samples", "config")
+"""The objects of a results file this reader reads."""
 
 
 def _shape_problems(doc: dict[str, Any], file: str) -> Iterator[Problem]:
     if "lm_eval_version" not in doc:
         yield Problem(file, "$.lm_eval_version", "missing: not a results file of lm-eval 0.4")
-    for key, kind in REQUIRED.items():
-        if not isinstance(doc.get(key), kind):
-            yield Problem(file, f"$.{key}", f"missing or not a {kind.__name__.lstrip('_').lower()}")
+    for key in REQUIRED:
+        if not isinstance(doc.get(key), dict):
+            yield Problem(file, f"$.{key}", "missing or not an object")
     config = doc.get("config")
     if isinstance(config, dict) and not isinstance(config.get("model"), str):
         yield Problem(file, "$.config.model", "missing or not text: which model ran is not recorded")
@@ -452,7 +459,9 @@ def _doc_id(
 def _observation(path: Path, number: int, line: dict[str, Any], rule: _Rule) -> Result[Observation]:
     where = f"line {number}: {rule.metric}"
     if rule.metric not in line:
-        has = ", ".join(name for name in line.get("metrics", ()) if isinstance(name, str)) or "none"
+        listed = line.get("metrics")
+        names = listed if isinstance(listed, list) else []
+        has = ", ".join(name for name in names if isinstance(name, str)) or "none"
         return Result(None, (Problem(str(path), where, f"missing; the line's metrics: {has}"),))
     value = line[rule.metric]
     state = _state(value, rule.threshold)
@@ -462,7 +471,7 @@ def _observation(path: Path, number: int, line: dict[str, Any], rule: _Rule) -> 
     if isinstance(line.get("doc_hash"), str):
         values.append(("doc_hash", line["doc_hash"]))
     observation = Observation(
-        sample_id=str(line["doc_id"]),
+        sample_id=_text(line.get("doc_id")),
         epoch=1,
         terminal="completed",
         checks=((rule.check, state),),
@@ -472,7 +481,7 @@ def _observation(path: Path, number: int, line: dict[str, Any], rule: _Rule) -> 
 
 
 def _state(value: object, threshold: Decimal | None) -> CheckState | Problem:
-    """The rule of :data:`SUCCESS` for one value; a Problem (place left empty) when it cannot apply."""
+    """The rule of :func:`success` for one value; a Problem (place left empty) when it cannot apply."""
     if isinstance(value, bool):
         return "pass" if value else "fail"
     if value is None:
