@@ -20,7 +20,11 @@ from generator.errors import EXIT_INVALID, ProblemReport
 from generator.importers.lm_eval_results import read
 from generator.importers.model import ImportedRun
 
-OUTPUT = Path(__file__).resolve().parent / "data" / "lm-eval" / "output"
+DATA = Path(__file__).resolve().parent / "data" / "lm-eval"
+OUTPUT = DATA / "output"
+"""Two runs into one --output_path: the dummy model with --seed 1 and --seed 2."""
+LIMITED = DATA / "limited"
+"""One run with --seed 3 --limit 5."""
 TASK = "benchsite_mc"
 
 
@@ -248,28 +252,25 @@ def test_a_threshold_reads_numbers_and_the_disagreement_is_noted(output: Path) -
     )
 
 
-def limit_to_five(output: Path, limit: str) -> Path:
-    """Seed 2's run as ``--limit`` would have left it: five docs ran, five lines logged."""
-    results = model_file(output, 2, "results_*.json")
-    text = results.read_text(encoding="utf-8").replace('"effective": 10', '"effective": 5')
-    results.write_text(text.replace('"limit": null', f'"limit": {limit}'), encoding="utf-8")
-    samples = model_file(output, 2, "samples_*.jsonl")
-    samples.write_bytes(b"".join(samples.read_bytes().splitlines(keepends=True)[:5]))
-    return results
-
-
-def test_a_limited_run_plans_the_docs_it_ran_and_says_so(output: Path) -> None:
-    limit_to_five(output, "5.0")
-    (run,) = [run for run in read(output).runs if run.subject == "dummy seed=2"]
+def test_a_limited_run_plans_the_docs_it_ran_and_says_so() -> None:
+    (folder,) = LIMITED.iterdir()
+    (results,) = folder.glob("results_*.json")
+    written = json.loads(results.read_text(encoding="utf-8"))
+    assert (written["config"]["limit"], written["n-samples"][TASK]) == (5.0, {"original": 10, "effective": 5})
+    expected = {str(line["doc_id"]): "pass" if line["acc"] == 1 else "fail" for line in samples_lines(folder)}
+    (run,) = read(LIMITED).runs
+    assert run.subject == "dummy"
     assert run.planned == tuple((str(doc_id), 1) for doc_id in range(5))
-    assert [o.sample_id for o in run.observations] == ["0", "1", "2", "3", "4"]
-    assert "lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5" in run.notes
-    assert run.notes[-1].startswith("lm-eval reports acc 0.1, but 1 of the 5 planned samples pass (1/5)")
+    assert {o.sample_id: dict(o.checks)["acc"] for o in run.observations} == expected
+    assert run.notes == ("lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5",)
 
 
-def test_fewer_docs_without_a_limit_are_refused(output: Path) -> None:
-    results = limit_to_five(output, "null")
-    message = refusal(output)
+def test_fewer_docs_without_a_limit_are_refused(tmp_path: Path) -> None:
+    """The limited run with its limit taken out: as a ``--samples`` selection of five docs reads."""
+    shutil.copytree(LIMITED, tmp_path / "limited")
+    (results,) = (tmp_path / "limited").glob("*/results_*.json")
+    results.write_text(results.read_text(encoding="utf-8").replace('"limit": 5.0', '"limit": null'))
+    message = refusal(tmp_path / "limited")
     assert f"{results}: $.n-samples.{TASK}: 5 of the task's 10 docs ran without --limit" in message
 
 
