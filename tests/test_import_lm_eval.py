@@ -279,6 +279,51 @@ def test_the_threshold_is_in_the_rule(output: Path) -> None:
     assert "any other number is refused" in read(output).success
 
 
+def add_a_second_filter(output: Path, seed: int) -> Path:
+    """Seed's run as a task with two filters leaves it: every line again under filter "other" (all
+    failing), and the aggregate ``acc,other`` beside ``acc,none``."""
+    samples = model_file(output, seed, "samples_*.jsonl")
+    lines = samples.read_text(encoding="utf-8").splitlines()
+    other = [
+        line.replace('"filter": "none"', '"filter": "other"').replace('"acc": 1.0', '"acc": 0.0')
+        for line in lines
+    ]
+    samples.write_text("\n".join([*lines, *other]) + "\n", encoding="utf-8")
+    results = model_file(output, seed, "results_*.json")
+    text = results.read_text(encoding="utf-8")
+    results.write_text(text.replace('"acc,none": 0.1,', '"acc,none": 0.1,\n      "acc,other": 0.0,'))
+    return results
+
+
+def test_a_metric_with_two_filters_must_be_named_with_one(output: Path) -> None:
+    results = add_a_second_filter(output, 1)
+    message = refusal(output)
+    assert f"{results}: $.results.{TASK}: metric acc has several filters here (acc,none; acc,other" in message
+    assert "the task has no metric acc,other" in refusal(output, metric="acc,other")  # seed 2 has none
+    (run,) = read(output / MODELS[1].name, metric="acc,other").runs
+    assert [dict(o.checks)["acc,other"] for o in run.observations] == ["fail"] * 10
+    assert (run.reported[0].value, run.reported[0].basis) == (
+        "0.0",
+        "lm-eval's acc: mean over the task's samples (filter other)",
+    )
+
+
+def test_lines_of_another_filter_are_not_duplicates(output: Path) -> None:
+    add_a_second_filter(output, 1)
+    (run,) = [run for run in read(output, metric="acc,none").runs if run.subject == "dummy seed=1"]
+    assert [dict(o.checks)["acc,none"] for o in run.observations] == [
+        "pass" if line["acc"] == 1 else "fail" for line in samples_lines(MODELS[1])
+    ]
+
+
+def test_a_null_value_is_not_evaluable(output: Path) -> None:
+    samples = model_file(output, 1, "samples_*.jsonl")
+    edit_line(samples, 4, '"acc": 1.0,', '"acc": null,')
+    (run,) = [run for run in read(output).runs if run.subject == "dummy seed=1"]
+    assert dict(run.observations[3].checks)["acc"] == "not_evaluable"
+    assert dict(run.observations[3].values)["acc"] == "null"
+
+
 def test_an_unknown_lm_eval_version_is_refused(output: Path) -> None:
     results = model_file(output, 2, "results_*.json")
     results.write_bytes(
