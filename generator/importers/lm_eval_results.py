@@ -24,6 +24,9 @@ The mapping, one :class:`ImportedRun` per (results file, task in its ``configs``
   metric of the first task); every task must have it, with one filter unless one is named.
 - **reported**: ``results.<task>.<metric>,<filter>`` as written, with a note when it is not passes /
   planned to within one unit of its last written place.
+- **status**: ``success``. lm-eval keeps no run status: it writes a results file only when a run
+  ends. **created**: the results file's ``date`` in UTC; **producer**: ``lm-eval <lm_eval_version>``;
+  **sources**: the results file and the task's samples file, byte for byte.
 
 Numbers are kept as their JSON text (:class:`_Number`) and compared as exact decimals, never as
 floats. Every problem is collected, then raised once as a :class:`ProblemReport` (exit 4).
