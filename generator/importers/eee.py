@@ -77,29 +77,35 @@ def _read_pair(path: Path, instances: Sequence[Path]) -> Result[tuple[ImportedRu
     problems = Problems()
     data = problems.take(eee_schema.read_bytes(path))
     record = None if data is None else problems.take(eee_schema.aggregate_record(data, str(path)))
-    if data is None or record is None:
+    sidecars = problems.take(_read_sidecars(instances))
+    if data is None or record is None or sidecars is None:
         return problems.result(None)
     aggregate = _Aggregate(path, data, record)
     declared = record.get("detailed_evaluation_results")
     if declared is None or not instances:
         problems.append(_aggregate_only(aggregate, declared, instances))
         return problems.result(None)
-    sources = [SourceFile(path.name, data)]
-    rows: list[Row] = []
-    for instance in instances:
-        instance_data = problems.take(eee_schema.read_bytes(instance))
-        if instance_data is not None:
-            sources.append(SourceFile(instance.name, instance_data))
-            read = problems.take(eee_schema.instance_rows(instance_data, str(instance)))
-            rows.extend(read or ())
-    if problems:
-        return problems.result(None)
-    problems.extend(_sidecar_problems(aggregate, declared, sources[1:], len(rows)))
+    files, rows = sidecars
+    problems.extend(_sidecar_problems(aggregate, declared, files, len(rows)))
     problems.extend(_identity_problems(aggregate, rows))
     linked = problems.take(_link(aggregate, rows))
     if linked is None or problems:
         return problems.result(None)
-    return _runs(aggregate, linked, tuple(sources))
+    return _runs(aggregate, linked, (SourceFile(path.name, data), *files))
+
+
+def _read_sidecars(instances: Sequence[Path]) -> Result[tuple[tuple[SourceFile, ...], tuple[Row, ...]]]:
+    """Every instance file's bytes and records, read even when the aggregate is refused."""
+    problems = Problems()
+    files: list[SourceFile] = []
+    rows: list[Row] = []
+    for instance in instances:
+        data = problems.take(eee_schema.read_bytes(instance))
+        if data is not None:
+            files.append(SourceFile(instance.name, data))
+            read = problems.take(eee_schema.instance_rows(data, str(instance)))
+            rows.extend(read or ())
+    return problems.result(None if problems else (tuple(files), tuple(rows)))
 
 
 def _aggregate_only(aggregate: _Aggregate, declared: Any, instances: Sequence[Path]) -> Problem:
@@ -123,7 +129,7 @@ def _aggregate_only(aggregate: _Aggregate, declared: Any, instances: Sequence[Pa
 
 
 def _sidecar_problems(
-    aggregate: _Aggregate, declared: dict[str, Any], sidecars: list[SourceFile], count: int
+    aggregate: _Aggregate, declared: dict[str, Any], sidecars: tuple[SourceFile, ...], count: int
 ) -> list[Problem]:
     """The sidecar the aggregate declares: its row count and checksum (EEE's own publication gate)."""
     found: list[Problem] = []
@@ -151,7 +157,7 @@ def _sidecar_problems(
     return found
 
 
-def _identity_problems(aggregate: _Aggregate, rows: list[Row]) -> list[Problem]:
+def _identity_problems(aggregate: _Aggregate, rows: tuple[Row, ...]) -> list[Problem]:
     """Every instance record must be of the aggregate's evaluation run and model."""
     found: list[Problem] = []
     expected = {
@@ -169,7 +175,7 @@ def _identity_problems(aggregate: _Aggregate, rows: list[Row]) -> list[Problem]:
     return found
 
 
-def _link(aggregate: _Aggregate, rows: list[Row]) -> Result[dict[int, list[Row]]]:
+def _link(aggregate: _Aggregate, rows: tuple[Row, ...]) -> Result[dict[int, list[Row]]]:
     """Each instance record's evaluation result (index into ``evaluation_results``)."""
     problems = Problems()
     results: list[dict[str, Any]] = aggregate.record["evaluation_results"]
