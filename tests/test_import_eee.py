@@ -397,3 +397,11 @@ def test_the_same_evaluation_and_model_twice_is_refused(tmp_path: Path) -> None:
         "$.evaluation_results",
         "'arith' of model 'example-org/model-a' is also in model-a.json",
     )
+
+
+def test_two_files_of_one_run_with_one_name_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "other").mkdir()
+    twin = tmp_path / "other" / A_ROWS.name
+    twin.write_bytes(A_ROWS.read_bytes())
+    problems = refused([(A, [A_ROWS, twin])])
+    assert (str(twin), "", f"has the same file name as {A_ROWS}: a run keeps its files by name") in problems

@@ -78,6 +78,7 @@ def _read_pair(path: Path, instances: Sequence[Path]) -> Result[tuple[ImportedRu
     data = problems.take(eee_schema.read_bytes(path))
     record = None if data is None else problems.take(eee_schema.aggregate_record(data, str(path)))
     sidecars = problems.take(_read_sidecars(instances))
+    problems.extend(_name_clashes(path, instances))
     if data is None or record is None or sidecars is None:
         return problems.result(None)
     aggregate = _Aggregate(path, data, record)
@@ -106,6 +107,18 @@ def _read_sidecars(instances: Sequence[Path]) -> Result[tuple[tuple[SourceFile, 
             read = problems.take(eee_schema.instance_rows(data, str(instance)))
             rows.extend(read or ())
     return problems.result(None if problems else (tuple(files), tuple(rows)))
+
+
+def _name_clashes(path: Path, instances: Sequence[Path]) -> list[Problem]:
+    """A run keeps its files by name, so no two files of one run may share one."""
+    seen = {path.name: path}
+    found: list[Problem] = []
+    for instance in instances:
+        if instance.name in seen:
+            message = f"has the same file name as {seen[instance.name]}: a run keeps its files by name"
+            found.append(Problem(str(instance), "", message))
+        seen.setdefault(instance.name, instance)
+    return found
 
 
 def _aggregate_only(aggregate: _Aggregate, declared: Any, instances: Sequence[Path]) -> Problem:
