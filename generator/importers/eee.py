@@ -285,17 +285,21 @@ def _plan(
 
 
 def _duplicate_samples(rows: list[Row]) -> list[Problem]:
-    first: dict[str, int] = {}
+    first: dict[str, Row] = {}
     found: list[Problem] = []
     for row in rows:
         sample = row.record["sample_id"]
         if sample in first:
+            earlier = first[sample]
+            place = (
+                f"line {earlier.line}" if earlier.file == row.file else f"{earlier.file} line {earlier.line}"
+            )
             message = (
                 f"sample {sample!r} is recorded again for {row.record['evaluation_name']!r} (first at "
-                f"line {first[sample]}): an EEE record holds one attempt per sample"
+                f"{place}): an EEE record holds one attempt per sample"
             )
             found.append(Problem(row.file, f"line {row.line} $.sample_id", message))
-        first.setdefault(sample, row.line)
+        first.setdefault(sample, row)
     return found
 
 
