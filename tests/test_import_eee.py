@@ -181,22 +181,37 @@ def test_a_run_keeps_its_files_byte_for_byte_and_its_record_facts() -> None:
 
 
 def rewrite(
-    tmp_path: Path, edit_rows: Any = None, edit_record: Any = None, reseal: bool = True
+    tmp_path: Path, edit_rows: Any = None, edit_record: Any = None, reseal: bool = True, model: Path = A
 ) -> tuple[Path, Path]:
-    """A copy of model A in ``tmp_path``, its records and aggregate edited, the sidecar resealed."""
-    records = [json.loads(line) for line in A_ROWS.read_text(encoding="utf-8").splitlines()]
-    record = json.loads(A.read_text(encoding="utf-8"))
+    """A copy of a model's pair in ``tmp_path``, its records and aggregate edited, the sidecar resealed."""
+    sidecar_of = {A: A_ROWS, B: B_ROWS}[model]
+    records = [json.loads(line) for line in sidecar_of.read_text(encoding="utf-8").splitlines()]
+    record = json.loads(model.read_text(encoding="utf-8"))
     records = edit_rows(records) if edit_rows else records
     data = "".join(json.dumps(row) + "\n" for row in records).encode()
     if reseal:
-        record["detailed_evaluation_results"]["checksum"] = hashlib.sha256(data).hexdigest()
-        record["detailed_evaluation_results"]["total_rows"] = len(records)
+        declared = record["detailed_evaluation_results"]
+        declared["checksum"] = hashlib.new(declared["hash_algorithm"], data).hexdigest()
+        declared["total_rows"] = len(records)
     if edit_record:
         edit_record(record)
     aggregate, sidecar = tmp_path / "a.json", tmp_path / "a_samples.jsonl"
     aggregate.write_text(json.dumps(record, indent=2), encoding="utf-8")
     sidecar.write_bytes(data)
     return aggregate, sidecar
+
+
+def test_a_sample_hashed_differently_in_another_run_is_noted(tmp_path: Path) -> None:
+    def rehash(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[1]["sample_hash"] = "0" * 64
+        return rows
+
+    aggregate, sidecar = rewrite(tmp_path, edit_rows=rehash, model=B)
+    imported = eee.read_many([(A, [A_ROWS]), (aggregate, [sidecar])])
+    for run in imported.runs:
+        (note,) = [note for note in run.notes if "sample_hash" in note]
+        assert "1 sample(s) of 'arith'" in note and "(arith-002)" in note
+    assert not any("sample_hash" in note for run in both().runs for note in run.notes)
 
 
 def test_a_result_declaring_only_its_count_plans_the_records(tmp_path: Path) -> None:

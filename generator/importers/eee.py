@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -70,7 +70,8 @@ def read_many(pairs: Sequence[tuple[Path, Sequence[Path]]]) -> Imported:
     problems.extend(_repeated_runs(runs, [aggregate for aggregate, _ in pairs]))
     if problems:
         raise ProblemReport(problems)
-    return Imported(producer="every-eval-ever", checks=(CHECK,), success=SUCCESS, runs=tuple(runs))
+    noted = tuple(_with_hash_note(run, _hash_conflicts(runs)) for run in runs)
+    return Imported(producer="every-eval-ever", checks=(CHECK,), success=SUCCESS, runs=noted)
 
 
 def _read_pair(path: Path, instances: Sequence[Path]) -> Result[tuple[ImportedRun, ...]]:
@@ -434,3 +435,26 @@ def _repeated_runs(runs: list[ImportedRun], aggregates: list[Path]) -> list[Prob
             found.append(Problem(place, "$.evaluation_results", message))
         seen.setdefault(key, file)
     return found
+
+
+def _hash_conflicts(runs: list[ImportedRun]) -> set[tuple[str, str]]:
+    """(task, sample id) pairs whose records across runs give more than one ``sample_hash``."""
+    hashes: dict[tuple[str, str], set[str]] = {}
+    for run in runs:
+        for observation in run.observations:
+            value = dict(observation.values).get("sample_hash")
+            if value is not None:
+                hashes.setdefault((run.task, observation.sample_id), set()).add(value)
+    return {key for key, values in hashes.items() if len(values) > 1}
+
+
+def _with_hash_note(run: ImportedRun, conflicts: set[tuple[str, str]]) -> ImportedRun:
+    samples = sorted(o.sample_id for o in run.observations if (run.task, o.sample_id) in conflicts)
+    if not samples:
+        return run
+    note = (
+        f"{len(samples)} sample(s) of {run.task!r} carry another sample_hash in another run "
+        f"({', '.join(samples)}): the inputs differ, or the records were hashed by different recipes "
+        "(EEE's converters differ); samples are paired by sample_id."
+    )
+    return replace(run, notes=(*run.notes, note))
