@@ -168,7 +168,11 @@ def result_line(trial_id: str, observation: Observation, evaluator: str, produce
         for n, kind in ((observation.tokens_in, "input"), (observation.tokens_out, "output"))
         if n is not None
     ]
-    usage = f": {' and '.join(tokens)} recorded" if tokens else ""
+    reason = (
+        f"{producer} records tokens, not a price: {' and '.join(tokens)} recorded"
+        if tokens
+        else f"{producer} records no cost for this sample"
+    )
     return {
         "trial_id": trial_id,
         "terminal": observation.terminal,
@@ -176,7 +180,7 @@ def result_line(trial_id: str, observation: Observation, evaluator: str, produce
         "boot": "not_observable",
         "checks": [{"id": check, "state": state} for check, state in observation.checks],
         "interventions": [],
-        "cost": {"state": "unavailable", "reason": f"{producer} records tokens, not a price{usage}"},
+        "cost": {"state": "unavailable", "reason": reason},
         "elapsed_ms": observation.elapsed_ms,
         "failure_code": observation.failure_code,
         "evaluator": evaluator,
