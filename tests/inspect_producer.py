@@ -14,9 +14,11 @@ The answers depend only on the prompt, so the counts in a log do not depend on s
 
 from __future__ import annotations
 
+import gc
 import shutil
 import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -105,13 +107,20 @@ def _models() -> list[Any]:
 
 @contextmanager
 def _offline() -> Iterator[None]:
-    """mockllm's token count without its downloaded tokenizer: about four characters a token."""
+    """mockllm's token count without its downloaded tokenizer (about four characters a token), and
+    the deprecation and resource warnings of inspect_ai and its dependencies ignored: under pytest's
+    ``filterwarnings = error`` each would end a sample (or the eval) with an error of its own, or
+    fail the test that happens to collect the garbage."""
     import inspect_ai.model._model as model_module
 
     original = model_module.count_text_tokens
     model_module.count_text_tokens = lambda text: max(1, len(text) // 4)
     try:
-        yield
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore", ResourceWarning)
+            yield
+            gc.collect()  # anyio's unclosed streams, collected while their warning is ignored
     finally:
         model_module.count_text_tokens = original
 
@@ -163,7 +172,11 @@ def _started(log_dir: Path, out_dir: Path) -> str:
     base = _task(set())
     task = Task(dataset=base.dataset, solver=snapshot(), scorer=includes(), name="quiz")
     model = get_model("mockllm/model", custom_outputs=_answers("model"))
-    inspect_eval(task, model=model, epochs=EPOCHS, log_dir=str(log_dir), display="none", max_samples=1)
+    (log,) = inspect_eval(
+        task, model=model, epochs=EPOCHS, log_dir=str(log_dir), display="none", max_samples=1
+    )
+    if not copied:
+        raise RuntimeError(f"no snapshot of the running log was taken: {log.status} {log.error}")
     return copied[0]
 
 
@@ -179,6 +192,8 @@ def make_logs(out_dir: Path) -> dict[str, str]:
     with _offline(), tempfile.TemporaryDirectory() as scratch:
         for fmt in ("json", "eval"):
             for log in _run(out_dir, fmt, fail_on_error=False):
+                if log.status != "success":
+                    raise RuntimeError(f"the {fmt} eval of {log.eval.model} ended {log.status}: {log.error}")
                 manifest[f"{fmt}:{log.eval.model}"] = _name(log)
         run_dir = Path(scratch) / "error"
         (failed, *_) = _run(run_dir, "eval", fail_on_error=True)

@@ -396,6 +396,8 @@ def _run(
         return Result(None, (_problem(path, header.place.at("status"), message),))
     spec = _object(header, "eval", path, found)
     planned = _plan(spec, path, found)
+    if found:
+        return found.result(None)
     observations = _observations(log, planned, checks, threshold, found)
     if found:
         return found.result(None)
