@@ -473,3 +473,24 @@ def test_the_error_and_started_logs_are_made_and_read(made: dict[str, Path]) -> 
     (failed,) = inspect_log.read([made["error"]]).runs
     assert failed.status == "error" and failed.notes[0].startswith("the eval ended in error")
     assert refusal([made["started"]]).problems[0].where == "_journal/start.json: status"
+
+
+def test_without_a_zstd_reader_the_eval_log_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = inspect_log.importlib.import_module
+
+    def without_zstd(name: str) -> Any:
+        if name in ("zstandard", "compression.zstd"):
+            raise ImportError(name)
+        return real(name)
+
+    monkeypatch.setattr(inspect_log.importlib, "import_module", without_zstd)
+    problem = refusal([MODEL_EVAL]).problems[0]
+    assert problem.where == "header.json"
+    assert problem.message.startswith(
+        "cannot be read: it is zstd-compressed (zip method 93, inspect_ai's default)"
+    )
+    assert "pip install zstandard" in problem.message
+
+
+def test_no_path_is_refused() -> None:
+    assert one_line(refusal([])) == "inspect_ai logs: none given: name at least one log file or folder"

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from generator.errors import Problem, ProblemReport, Problems, Result
 from generator.importers.model import (
@@ -116,11 +116,9 @@ def read(
     found = Problems()
     files = found.take(_files(paths)) or ()
     logs = [log for log in (found.take(_load(path)) for path in files) if log is not None]
-    checks = found.take(_checks(logs, scorer)) if not found else None
-    if checks is None:
-        raise ProblemReport(found)
-    runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs]
-    if found:
+    checks = found.take(_checks(logs, scorer)) if logs else None
+    runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs if checks]
+    if found or checks is None:
         raise ProblemReport(found)
     return Imported("inspect_ai", checks, _success(threshold), tuple(run for run in runs if run))
 
@@ -143,6 +141,8 @@ def _success(threshold: Decimal | None) -> str:
 
 def _files(paths: Sequence[Path]) -> Result[tuple[Path, ...]]:
     found = Problems()
+    if not paths:
+        found.append(Problem("inspect_ai logs", "", "none given: name at least one log file or folder"))
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -188,22 +188,27 @@ def _load_json(path: Path, data: bytes) -> Result[Log]:
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         return Result(None, (_problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
+    except RecursionError:
+        return Result(None, (_problem(path, "", "JSON nested too deeply to be an inspect_ai log"),))
     if not isinstance(body, dict):
         return Result(None, (_problem(path, "", "not an inspect_ai log: the top level is not an object"),))
     found = Problems()
     root = Record(body, Place())
     samples = _array(root, "samples", path, found, required=False)
     records = tuple(Record(item, root.place.at("samples").at(i)) for i, item in enumerate(samples))
+    for record in (record for record in records if not isinstance(record.data, dict)):
+        found.append(_problem(path, record.place, f"expected a sample object, found {_kind(record.data)}"))
     status = _text(root, "status", path, found)
-    return found.result(Log(path, data, root, status or "", records) if status else None)
+    return found.result(Log(path, data, root, status, records) if status and not found else None)
 
 
 def _load_eval(path: Path, data: bytes) -> Result[Log]:
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            return _read_archive(path, data, archive)
-    except zipfile.BadZipFile as error:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, NotImplementedError, EOFError) as error:
         return Result(None, (_problem(path, "", f"not a readable zip archive ({error}): truncated?"),))
+    with archive:
+        return _read_archive(path, data, archive)
 
 
 def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[Log]:
@@ -214,9 +219,9 @@ def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[L
     if header_name not in names:
         message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
         return Result(None, (_problem(path, "", message),))
-    header = found.take(_member(path, data, archive.getinfo(header_name)))
+    header = found.take(_member(path, data, archive, archive.getinfo(header_name)))
     members = [info for info in archive.infolist() if info.filename.startswith("samples/")]
-    records = [found.take(_member(path, data, info)) for info in members]
+    records = [found.take(_member(path, data, archive, info)) for info in members]
     if header is None or found:
         return found.result(None)
     status = _text(header, "status", path, found) if finished else "started"
@@ -224,29 +229,28 @@ def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[L
     return found.result(Log(path, data, header, status, samples) if status else None)
 
 
-def _member(path: Path, data: bytes, info: zipfile.ZipInfo) -> Result[Record]:
+def _member(path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Result[Record]:
     """One zip member read as a JSON object."""
     place = Place(info.filename)
     try:
-        body = _parse(_unzip(data, info))
+        body = _parse(_unzip(data, archive, info))
     except Unreadable as error:
         return Result(None, (_problem(path, place, f"cannot be read: {error}"),))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         return Result(None, (_problem(path, place, f"not valid JSON: {error}"),))
     if not isinstance(body, dict):
         return Result(None, (_problem(path, place, "not a JSON object"),))
     return Result(Record(body, place))
 
 
-def _unzip(data: bytes, info: zipfile.ZipInfo) -> bytes:
+def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """The member's bytes, checked against its CRC-32; raises :class:`Unreadable`."""
     if info.compress_type != ZIP_ZSTD:
         try:
-            with zipfile.ZipFile(io.BytesIO(data)) as archive:
-                return archive.read(info)
+            return archive.read(info)
         except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
             raise Unreadable(str(error) or type(error).__name__) from error
-    content = _zstd()(_raw(data, info), info.file_size)
+    content = _unzstd(_raw(data, info), info.file_size)
     if len(content) != info.file_size or zlib.crc32(content) != info.CRC:
         raise Unreadable("its content does not match its size and CRC-32: the file is corrupt")
     return content
@@ -266,14 +270,30 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
     return raw
 
 
-def _zstd() -> Callable[[bytes, int], bytes]:
-    """A zstd decompressor: ``compression.zstd`` (Python 3.14+), else the ``zstandard`` package."""
+def _unzstd(raw: bytes, size: int) -> bytes:
+    """``raw`` zstd frames decompressed, reading no more than ``size`` + 1 bytes of output."""
+    module, opener = _zstd()
+    chunks: list[bytes] = []
+    kept = 0
+    try:
+        with opener(raw) as stream:
+            while kept <= size and (chunk := stream.read(min(1 << 20, size + 1 - kept))):
+                chunks.append(chunk)
+                kept += len(chunk)
+    except module.ZstdError as error:
+        raise Unreadable(f"its zstd data is corrupt ({error})") from error
+    return b"".join(chunks)
+
+
+def _zstd() -> tuple[Any, Callable[[bytes], BinaryIO]]:
+    """The zstd module and a reader of concatenated frames: ``compression.zstd`` (Python 3.14+),
+    else the ``zstandard`` package; raises :class:`Unreadable` when neither is installed."""
     try:
         stdlib = importlib.import_module("compression.zstd")
     except ImportError:
         pass
     else:
-        return lambda raw, _size: _checked(lambda: bytes(stdlib.decompress(raw)), stdlib.ZstdError)
+        return stdlib, lambda raw: stdlib.ZstdFile(io.BytesIO(raw))
     try:
         package = importlib.import_module("zstandard")
     except ImportError:
@@ -282,19 +302,8 @@ def _zstd() -> Callable[[bytes, int], bytes]:
             " or the 'zstandard' package (pip install zstandard), or convert the log to json with"
             " `inspect log convert --to json`"
         ) from None
-
-    def decompress(raw: bytes, size: int) -> bytes:
-        reader = package.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
-        return _checked(lambda: bytes(reader.read(size + 1)), package.ZstdError)
-
-    return decompress
-
-
-def _checked(call: Callable[[], bytes], error: type[Exception]) -> bytes:
-    try:
-        return call()
-    except error as failure:
-        raise Unreadable(f"its zstd data is corrupt ({failure})") from failure
+    decompressor = package.ZstdDecompressor()
+    return package, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
 
 
 def _text(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> str | None:
@@ -432,7 +441,12 @@ def _package_version(spec: Record) -> str:
 def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], ...]:
     """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample."""
     dataset = _object(spec, "dataset", path, found)
-    epochs = _integer(_object(spec, "config", path, found), "epochs", path, found, 1)
+    config = _object(spec, "config", path, found)
+    epochs = _integer(config, "epochs", path, found, 1)
+    if epochs < 1:
+        found.append(
+            _problem(path, config.place.at("epochs"), "no epoch: a log runs each sample at least once")
+        )
     where = dataset.place.at("sample_ids")
     raw = dataset.data.get("sample_ids")
     if not isinstance(raw, list):
