@@ -444,30 +444,33 @@ def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], .
     config = _object(spec, "config", path, found)
     epochs = _integer(config, "epochs", path, found, 1)
     if epochs < 1:
-        found.append(
-            _problem(path, config.place.at("epochs"), "no epoch: a log runs each sample at least once")
-        )
-    where = dataset.place.at("sample_ids")
-    raw = dataset.data.get("sample_ids")
-    if not isinstance(raw, list):
-        found.append(_problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
-        return ()
-    ids = [_id(value) for value in raw]
-    for index in (i for i, value in enumerate(ids) if value is None):
-        found.append(
-            _problem(
-                path,
-                where.at(index),
-                f"a sample id must be text or a whole number, found {_kind(raw[index])}",
-            )
-        )
-    for index in (i for i, value in enumerate(ids) if value is not None and ids.index(value) < i):
-        found.append(_problem(path, where.at(index), f"sample id {ids[index]!r} is declared twice"))
+        message = "no epoch: a log runs each sample at least once"
+        found.append(_problem(path, config.place.at("epochs"), message))
+    ids = _sample_ids(dataset, path, found)
     declared = _integer(dataset, "samples", path, found, len(ids))
     if len(ids) > declared:
         message = f"{len(ids)} sample ids, more than the dataset's {declared} samples"
         found.append(_problem(path, dataset.place.at("samples"), message))
-    return tuple((sample, epoch) for sample in ids if sample is not None for epoch in range(1, epochs + 1))
+    return tuple((sample, epoch) for sample in ids for epoch in range(1, epochs + 1))
+
+
+def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
+    """``sample_ids`` as text, each once; the problems of a missing list, a bad or repeated id."""
+    where = dataset.place.at("sample_ids")
+    raw = dataset.data.get("sample_ids")
+    if not isinstance(raw, list):
+        found.append(_problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
+        return []
+    ids: dict[str, None] = {}
+    for index, value in enumerate(raw):
+        sample = _id(value)
+        if sample is None:
+            message = f"a sample id must be text or a whole number, found {_kind(value)}"
+            found.append(_problem(path, where.at(index), message))
+        elif sample in ids:
+            found.append(_problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
+        ids[sample or ""] = None
+    return [sample for sample in ids if sample]
 
 
 def _observations(
@@ -511,11 +514,8 @@ def _observation(
     epoch = record.data.get("epoch")
     before = len(found)
     if sample is None:
-        found.append(
-            _problem(
-                path, record.place.at("id"), f"expected a sample id, found {_kind(record.data.get('id'))}"
-            )
-        )
+        message = f"expected a sample id, found {_kind(record.data.get('id'))}"
+        found.append(_problem(path, record.place.at("id"), message))
     if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
         found.append(_problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {_kind(epoch)}"))
     terminal, failure = _terminal(record, path, found)
@@ -601,9 +601,8 @@ def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
     text = value.text if isinstance(value, Number) else str(value)
     seconds = _decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
     if seconds is None or seconds < 0:
-        found.append(
-            _problem(path, record.place.at("total_time"), f"expected seconds ≥ 0, found {_kind(value)}")
-        )
+        message = f"expected seconds ≥ 0, found {_kind(value)}"
+        found.append(_problem(path, record.place.at("total_time"), message))
         return None
     return int((seconds * 1000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
 
@@ -653,22 +652,19 @@ def _metric(entry: Mapping[str, Any], name: str) -> str | None:
 
 
 def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ...]:
+    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset."""
     notes: list[str] = []
-    missing = "each missing one counts as a failure"
-    if log.status in UNFINISHED:
-        state = "is still" if log.status == "started" else "was"
-        have = f"{observed} of {planned} planned trials have a result"
-        notes.append(f"the log {state} {log.status!r}: {have}; {missing}")
-    if log.status == "error":
-        notes.append(
-            f"the eval ended in error (inspect_ai status 'error'): {observed} of {planned} planned trials"
-            f" have a result; {missing}"
-        )
+    have = f"{observed} of {planned} planned trials have a result; each missing one counts as a failure"
+    if log.status == "started":
+        notes.append(f"the log is still 'started': {have}")
+    elif log.status == "cancelled":
+        notes.append(f"the log was 'cancelled': {have}")
+    elif log.status == "error":
+        notes.append(f"the eval ended in error (inspect_ai status 'error'): {have}")
     dataset = spec.data.get("dataset")
     declared = dataset.get("samples") if isinstance(dataset, dict) else None
-    ids = dataset.get("sample_ids") if isinstance(dataset, dict) else None
-    if isinstance(declared, int) and isinstance(ids, list) and len(ids) < declared:
-        notes.append(
-            f"the log ran {len(ids)} of its dataset's {declared} samples (a --limit or --sample-id selection)"
-        )
+    ran = len(dataset.get("sample_ids") or ()) if isinstance(dataset, dict) else 0
+    if isinstance(declared, int) and ran < declared:
+        selection = "(a --limit or --sample-id selection)"
+        notes.append(f"the log ran {ran} of its dataset's {declared} samples {selection}")
     return tuple(notes)
