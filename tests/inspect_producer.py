@@ -19,7 +19,7 @@ import shutil
 import sys
 import tempfile
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -146,32 +146,39 @@ def _name(log: Any) -> str:
     return Path(log.location).name
 
 
-def _started(log_dir: Path, out_dir: Path) -> str:
-    """A copy of the ``.eval`` log inspect is writing, taken while sample 7 of epoch 2 runs."""
+def _pausing(on_pause: Callable[[], Awaitable[None]]) -> Any:
+    """The task with a solver that awaits ``on_pause()`` when sample 7's last epoch starts, then
+    answers as mockllm/model does (no errors, no limits)."""
     from inspect_ai import Task
-    from inspect_ai.model import get_model
     from inspect_ai.scorer import includes
     from inspect_ai.solver import Generate, TaskState, solver
 
-    copied: list[str] = []
-
     @solver
-    def snapshot() -> Any:
+    def pause_at_7() -> Any:
         async def solve(state: TaskState, generate: Generate) -> TaskState:
-            if str(state.sample_id) == "7" and state.epoch == EPOCHS and not copied:
-                (running,) = log_dir.glob("*.eval")
-                target = out_dir / f"started-{running.name}"
-                shutil.copyfile(running, target)
-                copied.append(target.name)
+            if str(state.sample_id) == "7" and state.epoch == EPOCHS:
+                await on_pause()
             return await generate(state)
 
         return solve
 
-    from inspect_ai import eval as inspect_eval
+    return Task(dataset=_task(set()).dataset, solver=pause_at_7(), scorer=includes(), name="quiz")
 
-    base = _task(set())
-    task = Task(dataset=base.dataset, solver=snapshot(), scorer=includes(), name="quiz")
+
+def _started(log_dir: Path, out_dir: Path) -> str:
+    """A copy of the ``.eval`` log inspect is writing, taken while sample 7 of epoch 2 runs."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import get_model
+
+    copied: list[str] = []
+
+    async def snapshot() -> None:
+        (running,) = log_dir.glob("*.eval")
+        copied.append(f"started-{running.name}")
+        shutil.copyfile(running, out_dir / copied[0])
+
     model = get_model("mockllm/model", custom_outputs=_answers("model"))
+    task = _pausing(snapshot)
     (log,) = inspect_eval(
         task, model=model, epochs=EPOCHS, log_dir=str(log_dir), display="none", max_samples=1
     )
@@ -180,12 +187,39 @@ def _started(log_dir: Path, out_dir: Path) -> str:
     return copied[0]
 
 
+def _cancelled(log_dir: Path, out_dir: Path) -> str:
+    """The log of an eval cancelled from outside (as by ctrl+c) while sample 7 of epoch 2 runs."""
+    from inspect_ai import eval_async
+    from inspect_ai.model import get_model
+
+    async def cancelled() -> None:
+        reached = anyio.Event()
+
+        async def wait_forever() -> None:
+            reached.set()
+            await anyio.sleep_forever()
+
+        model = get_model("mockllm/model", custom_outputs=_answers("model"))
+        task = _pausing(wait_forever)
+        async with anyio.create_task_group() as group:
+            group.start_soon(
+                lambda: eval_async(task, model=model, epochs=EPOCHS, log_dir=str(log_dir), max_samples=1)
+            )
+            await reached.wait()
+            group.cancel_scope.cancel()
+
+    anyio.run(cancelled)
+    (log,) = log_dir.glob("*.eval")
+    shutil.copyfile(log, out_dir / f"cancelled-{log.name}")
+    return f"cancelled-{log.name}"
+
+
 def make_logs(out_dir: Path) -> dict[str, str]:
     """Run the evals and write their logs into ``out_dir``; returns role → file name.
 
     Roles: ``json:<model>`` and ``eval:<model>`` (finished logs, some samples errored, status
     ``success``), ``error`` (a run stopped by its first errored sample), ``started`` (a copy of an
-    ``.eval`` log taken mid-run).
+    ``.eval`` log taken mid-run), ``cancelled`` (a run cancelled from outside mid-run).
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, str] = {}
@@ -200,6 +234,7 @@ def make_logs(out_dir: Path) -> dict[str, str]:
         manifest["error"] = _name(failed)
         shutil.copyfile(failed.location, out_dir / manifest["error"])
         manifest["started"] = _started(Path(scratch) / "started", out_dir)
+        manifest["cancelled"] = _cancelled(Path(scratch) / "cancelled", out_dir)
     return manifest
 
 

@@ -30,12 +30,13 @@ from generator.importers import inspect_log
 from generator.importers.model import Imported, ImportedRun
 
 DATA = Path(__file__).parent / "data" / "inspect"
-MODEL_JSON = DATA / "2026-12-06T05-06-12-00-00_quiz_DtMCAKMVptdDjfxYxJrkv5.json"
-MODEL_EVAL = DATA / "2026-12-06T05-06-13-00-00_quiz_Xg5i3nXWmHC4ypCm5FHeEX.eval"
-OTHER_JSON = DATA / "2026-12-06T05-06-12-00-00_quiz_kFBSZLhggAJ2uiqKYQdxj3.json"
-OTHER_EVAL = DATA / "2026-12-06T05-06-13-00-00_quiz_39NgBSTLxmG2bjnMh7JqqB.eval"
-ERROR_EVAL = DATA / "2026-12-06T05-06-13-00-00_quiz_NeD3vbzxugX6v89NAz72t7.eval"
-STARTED_EVAL = DATA / "started-2026-12-06T05-06-14-00-00_quiz_eZcMRkFSdwVbfH8SibWutZ.eval"
+MODEL_JSON = DATA / "2026-12-06T05-19-06-00-00_quiz_Ex8pV7vgC9E4uTbkdUAyMy.json"
+MODEL_EVAL = DATA / "2026-12-06T05-19-07-00-00_quiz_b4t4ad92h9H3E7CAXGiJ5v.eval"
+OTHER_JSON = DATA / "2026-12-06T05-19-06-00-00_quiz_cAF8BwqaxXqrqido84MRvj.json"
+OTHER_EVAL = DATA / "2026-12-06T05-19-07-00-00_quiz_NYmEAuWAtYnpUs575M3YAG.eval"
+ERROR_EVAL = DATA / "2026-12-06T05-19-08-00-00_quiz_PfPKeyRpUskLqBReHPyJxg.eval"
+STARTED_EVAL = DATA / "started-2026-12-06T05-19-08-00-00_quiz_8kst3wRhm3VkDHiw5KPD4d.eval"
+CANCELLED_EVAL = DATA / "cancelled-2026-12-06T05-19-09-00-00_quiz_eb8ZsYgvqb46Z4csXVarUH.eval"
 IDS = ("s1", "s2", "s3", "7", "q/7", "s6", "s7", "s8")
 
 
@@ -187,8 +188,8 @@ def test_a_log_that_ended_in_error_imports_with_a_note() -> None:
 def test_a_started_log_is_refused_unless_asked_for() -> None:
     report = refusal([STARTED_EVAL])
     assert one_line(report) == (
-        f"{STARTED_EVAL}: _journal/start.json: status: the log's status is 'started' (the eval has not"
-        " finished); pass --allow-unfinished to import it, each planned trial without a result counting"
+        f"{STARTED_EVAL}: _journal/start.json: status: the log's status is 'started' (the eval did not"
+        " finish); pass --allow-unfinished to import it, each planned trial without a result counting"
         " as a failure"
     )
     (run,) = inspect_log.read([STARTED_EVAL], allow_unfinished=True).runs
@@ -198,6 +199,18 @@ def test_a_started_log_is_refused_unless_asked_for() -> None:
         " each missing one counts as a failure",
     )
     assert tally(run) == {"pass": 7, "fail": 3, "completed": 10}
+
+
+def test_a_cancelled_log_is_refused_unless_asked_for() -> None:
+    assert refusal([CANCELLED_EVAL]).problems[0].where == "header.json: status"
+    (run,) = inspect_log.read([CANCELLED_EVAL], allow_unfinished=True).runs
+    assert run.status == "cancelled"
+    assert run.notes == (
+        "the log was 'cancelled': 12 of 16 planned trials have a result;"
+        " each missing one counts as a failure",
+    )
+    assert tally(run) == {"pass": 8, "fail": 3, "unscored": 1, "completed": 11, "error": 1}
+    assert ("7", 2) in {(o.sample_id, o.epoch) for o in run.observations if o.terminal == "error"}
 
 
 def test_an_eval_log_of_deflated_members_reads_like_the_zstd_one(tmp_path: Path) -> None:
@@ -473,6 +486,7 @@ def test_the_error_and_started_logs_are_made_and_read(made: dict[str, Path]) -> 
     (failed,) = inspect_log.read([made["error"]]).runs
     assert failed.status == "error" and failed.notes[0].startswith("the eval ended in error")
     assert refusal([made["started"]]).problems[0].where == "_journal/start.json: status"
+    assert refusal([made["cancelled"]]).problems[0].where == "header.json: status"
 
 
 def test_without_a_zstd_reader_the_eval_log_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -396,7 +396,7 @@ def _run(
         return Result(None, (_problem(path, header.place.at("version"), message),))
     if log.status in UNFINISHED and not allow_unfinished:
         message = (
-            f"the log's status is {log.status!r} (the eval has not finished); pass --allow-unfinished"
+            f"the log's status is {log.status!r} (the eval did not finish); pass --allow-unfinished"
             " to import it, each planned trial without a result counting as a failure"
         )
         return Result(None, (_problem(path, header.place.at("status"), message),))
