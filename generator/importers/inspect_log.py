@@ -27,10 +27,10 @@ The mapping, decided here (and stated in :attr:`Imported.success` where it conce
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import struct
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable, Mapping, Sequence
@@ -272,7 +272,7 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
 
 def _unzstd(raw: bytes, size: int) -> bytes:
     """``raw`` zstd frames decompressed, reading no more than ``size`` + 1 bytes of output."""
-    module, opener = _zstd()
+    corrupt, opener = _zstd()
     chunks: list[bytes] = []
     kept = 0
     try:
@@ -280,30 +280,28 @@ def _unzstd(raw: bytes, size: int) -> bytes:
             while kept <= size and (chunk := stream.read(min(1 << 20, size + 1 - kept))):
                 chunks.append(chunk)
                 kept += len(chunk)
-    except module.ZstdError as error:
+    except corrupt as error:
         raise Unreadable(f"its zstd data is corrupt ({error})") from error
     return b"".join(chunks)
 
 
-def _zstd() -> tuple[Any, Callable[[bytes], BinaryIO]]:
-    """The zstd module and a reader of concatenated frames: ``compression.zstd`` (Python 3.14+),
-    else the ``zstandard`` package; raises :class:`Unreadable` when neither is installed."""
+def _zstd() -> tuple[type[Exception], Callable[[bytes], BinaryIO]]:
+    """zstd's error class and a reader of concatenated frames: the standard library's from Python
+    3.14, else the ``zstandard`` package's; raises :class:`Unreadable` when neither is there."""
+    if sys.version_info >= (3, 14):
+        from compression import zstd
+
+        return zstd.ZstdError, lambda raw: zstd.ZstdFile(io.BytesIO(raw))
     try:
-        stdlib = importlib.import_module("compression.zstd")
-    except ImportError:
-        pass
-    else:
-        return stdlib, lambda raw: stdlib.ZstdFile(io.BytesIO(raw))
-    try:
-        package = importlib.import_module("zstandard")
+        import zstandard
     except ImportError:
         raise Unreadable(
             "it is zstd-compressed (zip method 93, inspect_ai's default); reading it needs Python 3.14"
             " or the 'zstandard' package (pip install zstandard), or convert the log to json with"
             " `inspect log convert --to json`"
         ) from None
-    decompressor = package.ZstdDecompressor()
-    return package, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
+    decompressor = zstandard.ZstdDecompressor()
+    return zstandard.ZstdError, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
 
 
 def _text(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> str | None:
