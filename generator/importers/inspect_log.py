@@ -171,9 +171,14 @@ def _load(path: Path) -> Result[Log]:
         data = path.read_bytes()
     except OSError as error:
         return Result(None, (_problem(path, "", f"cannot be read: {error.strerror}"),))
-    if path.suffix == ".eval" or data.startswith(b"PK\x03\x04"):
-        return _load_eval(path, data)
-    return _load_json(path, data)
+    zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
+    loaded = _load_eval(path, data) if zipped else _load_json(path, data)
+    header = loaded.value.header if loaded.value else None
+    if header is None or header.data.get("version") == LOG_VERSION:
+        return loaded
+    version = header.data.get("version")
+    message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
+    return Result(None, (_problem(path, header.place.at("version"), message),))
 
 
 def _parse(data: bytes) -> Any:
@@ -388,10 +393,6 @@ def _run(
 ) -> Result[ImportedRun]:
     found = Problems()
     header, path = log.header, log.path
-    version = header.data.get("version")
-    if version != LOG_VERSION:
-        message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
-        return Result(None, (_problem(path, header.place.at("version"), message),))
     if log.status in UNFINISHED and not allow_unfinished:
         message = (
             f"the log's status is {log.status!r} (the eval did not finish); pass --allow-unfinished"
@@ -414,7 +415,7 @@ def _run(
         planned=planned,
         observations=observations,
         sources=(SourceFile(path.name, log.data),),
-        producer=f"inspect_ai {_package_version(spec)}, log format {version}",
+        producer=f"inspect_ai {_package_version(spec)}, log format {LOG_VERSION}",
         status=log.status,
         reported=_reported(log, checks, spec),
         notes=_notes(log, spec, len(planned), len(observations)),
