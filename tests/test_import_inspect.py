@@ -439,6 +439,30 @@ def ours(run: ImportedRun) -> dict[int, Counter[str]]:
     return counts
 
 
+def inspects_trials(path: Path) -> dict[tuple[str, int], tuple[str | None, int | None, int | None]]:
+    """Per (sample, epoch), as inspect_ai reads it: "error" or the score's value, its milliseconds
+    (total_time, half to even) and its tokens (input, output over every model)."""
+    from inspect_ai.log import read_eval_log
+
+    trials = {}
+    for sample in read_eval_log(str(path)).samples or []:
+        value = "error" if sample.error else (str(sample.scores["includes"].value) if sample.scores else None)
+        ms = round(Decimal(repr(sample.total_time)) * 1000) if sample.total_time is not None else None
+        tokens = (
+            sum(usage.input_tokens for usage in sample.model_usage.values()) if sample.model_usage else None
+        )
+        trials[str(sample.id), sample.epoch] = (value, ms, tokens)
+    return trials
+
+
+def per_trial(run: ImportedRun) -> dict[tuple[str, int], tuple[str | None, int | None, int | None]]:
+    trials = {}
+    for o in run.observations:
+        value = "error" if o.failure_code == "error" else dict(o.values).get("includes")
+        trials[o.sample_id, o.epoch] = (value, o.elapsed_ms, o.tokens_in)
+    return trials
+
+
 @pytest.mark.slow
 def test_every_log_counts_as_inspect_reads_it(made: dict[str, Path]) -> None:
     from inspect_ai.log import read_eval_log
@@ -447,6 +471,7 @@ def test_every_log_counts_as_inspect_reads_it(made: dict[str, Path]) -> None:
         (run,) = inspect_log.read([path], allow_unfinished=True).runs
         log = read_eval_log(str(path))
         assert ours(run) == oracle(path), role
+        assert per_trial(run) == inspects_trials(path), role
         ids = [str(sample_id) for sample_id in log.eval.dataset.sample_ids or []]
         assert run.planned == tuple((i, e) for i in ids for e in range(1, log.eval.config.epochs + 1))
         assert (run.subject, run.status) == (log.eval.model, log.status)
