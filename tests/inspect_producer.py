@@ -2,19 +2,23 @@
 
 ``make_logs(out_dir)`` runs ``inspect_ai.eval`` in this process with two mock models over one small
 task and writes the logs the importer reads (json and the zipped ``.eval`` format, a finished log
-with errored samples, a log that ended in error, and one caught while still running). It returns a
+with errored samples, a log that ended in error, one caught while still running and one cancelled
+mid-run). It returns a
 manifest: the role of each log → its file name under ``out_dir``.
 
 Run ``python tests/inspect_producer.py tests/data/inspect`` to regenerate the checked-in logs.
 
 Offline: mockllm counts tokens with a tokenizer it downloads on first use; for the duration of the
 call that count is replaced by a length estimate (restored afterwards). Everything else is local.
+In process: the call leaves warnings filters, the root logger and mockllm as it found them
+(``_contained``); inspect_ai's import itself teaches ``zipfile`` the zstd method, for good.
 The answers depend only on the prompt, so the counts in a log do not depend on sample order.
 """
 
 from __future__ import annotations
 
 import gc
+import logging
 import shutil
 import sys
 import tempfile
@@ -106,14 +110,20 @@ def _models() -> list[Any]:
 
 
 @contextmanager
-def _offline() -> Iterator[None]:
-    """mockllm's token count without its downloaded tokenizer (about four characters a token), and
-    the deprecation and resource warnings of inspect_ai and its dependencies ignored: under pytest's
-    ``filterwarnings = error`` each would end a sample (or the eval) with an error of its own, or
-    fail the test that happens to collect the garbage."""
+def _contained() -> Iterator[None]:
+    """The evals run offline and leave the calling process (a test worker) as they found it.
+
+    * mockllm's token count without its downloaded tokenizer: about four characters a token;
+    * the deprecation and resource warnings of inspect_ai and its dependencies ignored: under
+      pytest's ``filterwarnings = error`` each would end a sample (or the eval) with an error of its
+      own, or fail whichever later test happens to collect the garbage;
+    * the root logger's handlers and level restored (inspect_ai installs its own handler there).
+    """
     import inspect_ai.model._model as model_module
 
     original = model_module.count_text_tokens
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     model_module.count_text_tokens = lambda text: max(1, len(text) // 4)
     try:
         with warnings.catch_warnings():
@@ -123,6 +133,8 @@ def _offline() -> Iterator[None]:
             gc.collect()  # anyio's unclosed streams, collected while their warning is ignored
     finally:
         model_module.count_text_tokens = original
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def _run(log_dir: Path, fmt: str, *, fail_on_error: bool) -> list[Any]:
@@ -223,7 +235,7 @@ def make_logs(out_dir: Path) -> dict[str, str]:
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     manifest: dict[str, str] = {}
-    with _offline(), tempfile.TemporaryDirectory() as scratch:
+    with _contained(), tempfile.TemporaryDirectory() as scratch:
         for fmt in ("json", "eval"):
             for log in _run(out_dir, fmt, fail_on_error=False):
                 if log.status != "success":
