@@ -3,8 +3,7 @@
 ``make_logs(out_dir)`` runs ``inspect_ai.eval`` in this process with two mock models over one small
 task and writes the logs the importer reads (json and the zipped ``.eval`` format, a finished log
 with errored samples, a log that ended in error, one caught while still running and one cancelled
-mid-run). It returns a
-manifest: the role of each log → its file name under ``out_dir``.
+mid-run). It returns a manifest: the role of each log → its file name under ``out_dir``.
 
 Run ``python tests/inspect_producer.py tests/data/inspect`` to regenerate the checked-in logs.
 
