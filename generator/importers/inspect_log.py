@@ -225,13 +225,18 @@ def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[L
         message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
         return Result(None, (_problem(path, "", message),))
     header = found.take(_member(path, data, archive, archive.getinfo(header_name)))
-    members = [info for info in archive.infolist() if info.filename.startswith("samples/")]
+    members = [info for info in archive.infolist() if _is_sample(info)]
     records = [found.take(_member(path, data, archive, info)) for info in members]
     if header is None or found:
         return found.result(None)
     status = _text(header, "status", path, found) if finished else "started"
     samples = tuple(record for record in records if record is not None)
     return found.result(Log(path, data, header, status, samples) if status else None)
+
+
+def _is_sample(info: zipfile.ZipInfo) -> bool:
+    """A sample record's member: ``samples/<id>_epoch_<n>.json`` (an id may hold ``/``)."""
+    return info.filename.startswith("samples/") and info.filename.endswith(".json")
 
 
 def _member(path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Result[Record]:
