@@ -241,6 +241,12 @@ def test_a_numeric_score_needs_a_threshold(tmp_path: Path) -> None:
     )
 
 
+def test_a_threshold_that_is_not_a_number_is_refused() -> None:
+    assert (
+        one_line(refusal([MODEL_JSON], threshold=Decimal("NaN"))) == "--threshold: NaN is not a finite number"
+    )
+
+
 def test_true_and_false_and_partial_and_no_answer(tmp_path: Path) -> None:
     values = {"s1": True, "s2": False, "7": "P", "q/7": "N"}
 

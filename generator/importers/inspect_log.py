@@ -114,6 +114,8 @@ def read(
     """Every inspect_ai log of ``paths`` (files, or folders of ``*.json`` / ``*.eval`` logs), one run
     each; raises :class:`ProblemReport` naming every file, place and reason that stops the import."""
     found = Problems()
+    if threshold is not None and not threshold.is_finite():
+        found.append(Problem("--threshold", "", f"{threshold} is not a finite number"))
     files = found.take(_files(paths)) or ()
     logs = [log for log in (found.take(_load(path)) for path in files) if log is not None]
     checks = found.take(_checks(logs, scorer)) if logs else None
