@@ -241,6 +241,24 @@ def test_a_numeric_score_needs_a_threshold(tmp_path: Path) -> None:
     )
 
 
+def test_a_number_is_compared_as_the_text_inspect_wrote(tmp_path: Path) -> None:
+    """0.09999999999999999999 is below 0.1, though as a float it is 0.1 exactly."""
+    text = MODEL_JSON.read_text(encoding="utf-8").replace(
+        '"value": "C"', '"value": 0.09999999999999999999', 1
+    )
+    assert float("0.09999999999999999999") == 0.1
+    path = tmp_path / MODEL_JSON.name
+    path.write_text(text.replace('"value": "I"', '"value": 0.1'), encoding="utf-8")
+    (run,) = inspect_log.read([path], threshold=Decimal("0.1")).runs
+    read = [
+        (text, state)
+        for o in run.observations
+        for (_, state), (_, text) in zip(o.checks, o.values, strict=True)
+    ]
+    assert ("0.09999999999999999999", "fail") in read
+    assert ("0.1", "pass") in read
+
+
 def test_a_threshold_that_is_not_a_number_is_refused() -> None:
     assert (
         one_line(refusal([MODEL_JSON], threshold=Decimal("NaN"))) == "--threshold: NaN is not a finite number"
