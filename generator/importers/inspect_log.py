@@ -624,7 +624,9 @@ def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int
 
 
 def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported, ...]:
-    """inspect_ai's own accuracy and scored-sample count of each check, exactly as written."""
+    """inspect_ai's own accuracy of each check, exactly as written. Its counts (``scored_samples``,
+    ``total_samples``…) are not reported: the writer sets each reported figure beside benchsite's
+    pass rate, and a count is not a rate."""
     results = log.header.data.get("results")
     entries = results.get("scores") if isinstance(results, dict) else None
     config = spec.data.get("config")
@@ -634,7 +636,6 @@ def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported
         "inspect_ai's accuracy: the mean over scored samples of each sample's score reduced over its"
         f" epochs by {reducer}; an errored sample and epoch has no score and is left out"
     )
-    counted = "inspect_ai's count of samples with a score (after reducing epochs: a sample counts once)"
     reported: list[Reported] = []
     for entry in entries if isinstance(entries, list) else ():
         if not isinstance(entry, dict) or entry.get("name") not in checks:
@@ -642,9 +643,6 @@ def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported
         accuracy = _metric(entry, "accuracy")
         if accuracy is not None:
             reported.append(Reported("accuracy", entry["name"], accuracy, basis))
-        scored = entry.get("scored_samples")
-        if isinstance(scored, int) and not isinstance(scored, bool):
-            reported.append(Reported("scored_samples", entry["name"], str(scored), counted))
     return tuple(reported)
 
 
