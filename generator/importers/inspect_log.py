@@ -1,0 +1,674 @@
+"""inspect_ai logs (``.json`` and the zipped ``.eval``, log format 2) read into an :class:`Imported`.
+
+Read by the documented format, never by importing inspect_ai (an optional tool, not a dependency):
+
+* ``.json``: one object ``{version, status, eval, plan, results, stats, error, samples, reductions}``.
+* ``.eval``: a zip; ``header.json`` holds the same object without ``samples``; each sample record is a
+  member ``samples/<id>_epoch_<n>.json`` (an id with a ``/`` makes a sub-folder, so records are
+  told apart by their content, not their member name). A log still being written has no
+  ``header.json`` yet, only ``_journal/start.json`` (``{version, eval, plan}``): its status is
+  ``started``. inspect_ai 0.3.285 compresses members with zstd (zip method 93), which Python's
+  ``zipfile`` reads only from 3.14: those members are decompressed here with the standard library's
+  ``compression.zstd`` when present, else the ``zstandard`` package, and checked against their CRC.
+
+The mapping, decided here (and stated in :attr:`Imported.success` where it concerns the states):
+
+* one run per log file: subject ``eval.model``; task ``eval.task``, with ``@<task_version>`` when
+  the version is not 0 (two versions of a task are two prompt corpora, never pooled);
+* plan: every id of ``eval.dataset.sample_ids`` × epochs ``1..eval.config.epochs``, sample by
+  sample; a log without ``sample_ids`` is refused (its plan cannot be known);
+* terminal: ``error`` for a record with ``error``; ``timeout`` for a ``limit`` of type time or
+  working; ``error`` with failure code ``limit:<type>`` for any other limit; else ``completed``;
+* check state: ``C`` and ``true`` pass; ``I``, ``P`` (partial: the strict reading, a partial answer
+  is not a correct one), ``N`` and ``false`` fail; a number passes when at least ``--threshold``
+  (compared as the decimal text inspect wrote, never through a float); anything else is refused;
+* a log that ended in ``error`` is imported with a note; ``started`` / ``cancelled`` only on request.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+import sys
+import zipfile
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from generator.errors import Problem, ProblemReport, Problems, Result
+from generator.importers.model import (
+    CheckState,
+    Imported,
+    ImportedRun,
+    Observation,
+    Reported,
+    SourceFile,
+    Terminal,
+)
+
+LOG_VERSION = 2
+"""The only inspect_ai log format this reader knows."""
+UNFINISHED = ("started", "cancelled")
+STATES: Mapping[str, CheckState] = {"C": "pass", "I": "fail", "P": "fail", "N": "fail"}
+"""inspect_ai's value_to_float letters: correct, incorrect, partial, no answer."""
+TIMEOUTS = ("time", "working")
+ZIP_ZSTD = 93
+
+
+@dataclass(frozen=True)
+class Number:
+    """A JSON number with a fraction or exponent (or NaN / Infinity), kept as the text written."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a value sits: the zip member ('' in a ``.json`` log) and the JSON path inside it."""
+
+    member: str = ""
+    path: str = ""
+
+    def at(self, key: str | int) -> Place:
+        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if self.path else key)
+        return Place(self.member, self.path + step)
+
+    def __str__(self) -> str:
+        return ": ".join(part for part in (self.member, self.path) if part)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One JSON object of a log and its place."""
+
+    data: Mapping[str, Any]
+    place: Place
+
+
+@dataclass(frozen=True)
+class Log:
+    """One log file as read: its header (``eval``, ``results``…), status, and sample records."""
+
+    path: Path
+    data: bytes
+    header: Record
+    status: str
+    samples: tuple[Record, ...]
+
+
+class Unreadable(Exception):
+    """A zip member that cannot be read; caught inside this module and reported as a problem."""
+
+
+def read(
+    paths: Sequence[Path],
+    *,
+    scorer: str | None = None,
+    threshold: Decimal | None = None,
+    allow_unfinished: bool = False,
+) -> Imported:
+    """Every inspect_ai log of ``paths`` (files, or folders of ``*.json`` / ``*.eval`` logs), one run
+    each; raises :class:`ProblemReport` naming every file, place and reason that stops the import."""
+    found = Problems()
+    if threshold is not None and not threshold.is_finite():
+        found.append(Problem("--threshold", "", f"{threshold} is not a finite number"))
+    files = found.take(_files(paths)) or ()
+    logs = [log for log in (found.take(_load(path)) for path in files) if log is not None]
+    checks = found.take(_checks(logs, scorer)) if logs else None
+    runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs if checks]
+    if found or checks is None:
+        raise ProblemReport(found)
+    return Imported("inspect_ai", checks, _success(threshold), tuple(run for run in runs if run))
+
+
+def _success(threshold: Decimal | None) -> str:
+    numbers = f"a number passes when it is at least {threshold}" if threshold is not None else ""
+    return "; ".join(
+        part
+        for part in (
+            "inspect_ai's score value of each sample and epoch: C (correct) and true are a pass",
+            "I (incorrect), P (partial: a partial answer is not a correct one) and N (no answer)"
+            " and false are a fail",
+            numbers,
+            "a sample that raised an error and has no score is not evaluable",
+            "a planned sample and epoch without a record is a failure",
+        )
+        if part
+    )
+
+
+def _files(paths: Sequence[Path]) -> Result[tuple[Path, ...]]:
+    found = Problems()
+    if not paths:
+        found.append(Problem("inspect_ai logs", "", "none given: name at least one log file or folder"))
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            logs = sorted(p for p in path.iterdir() if _is_log(p))
+            if not logs:
+                found.append(Problem(str(path), "", "no inspect_ai log (*.json, *.eval) in this folder"))
+            files.extend(logs)
+        elif path.is_file():
+            files.append(path)
+        else:
+            found.append(Problem(str(path), "", "no such file or folder"))
+    return found.result(tuple(files))
+
+
+def _is_log(path: Path) -> bool:
+    """A log file of a folder: ``*.json`` or ``*.eval``, not inspect's own ``logs.json`` listing."""
+    return path.is_file() and path.suffix in (".json", ".eval") and path.name != "logs.json"
+
+
+def _problem(path: Path, place: Place | str, message: str) -> Problem:
+    return Problem(str(path), str(place), message)
+
+
+def _load(path: Path) -> Result[Log]:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        return Result(None, (_problem(path, "", f"cannot be read: {error.strerror}"),))
+    zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
+    loaded = _load_eval(path, data) if zipped else _load_json(path, data)
+    header = loaded.value.header if loaded.value else None
+    if header is None or header.data.get("version") == LOG_VERSION:
+        return loaded
+    version = header.data.get("version")
+    message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
+    return Result(None, (_problem(path, header.place.at("version"), message),))
+
+
+def _parse(data: bytes) -> Any:
+    return json.loads(data, parse_float=Number, parse_constant=Number)
+
+
+def _load_json(path: Path, data: bytes) -> Result[Log]:
+    try:
+        body = _parse(data)
+    except UnicodeDecodeError as error:
+        return Result(None, (_problem(path, f"byte {error.start}", "not UTF-8 text: not a JSON log"),))
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        return Result(None, (_problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
+    except RecursionError:
+        return Result(None, (_problem(path, "", "JSON nested too deeply to be an inspect_ai log"),))
+    if not isinstance(body, dict):
+        return Result(None, (_problem(path, "", "not an inspect_ai log: the top level is not an object"),))
+    found = Problems()
+    root = Record(body, Place())
+    samples = _array(root, "samples", path, found, required=False)
+    records = tuple(Record(item, root.place.at("samples").at(i)) for i, item in enumerate(samples))
+    for record in (record for record in records if not isinstance(record.data, dict)):
+        found.append(_problem(path, record.place, f"expected a sample object, found {_kind(record.data)}"))
+    status = _text(root, "status", path, found)
+    return found.result(Log(path, data, root, status, records) if status and not found else None)
+
+
+def _load_eval(path: Path, data: bytes) -> Result[Log]:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, NotImplementedError, EOFError) as error:
+        return Result(None, (_problem(path, "", f"not a readable zip archive ({error}): truncated?"),))
+    with archive:
+        return _read_archive(path, data, archive)
+
+
+def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[Log]:
+    found = Problems()
+    names = set(archive.namelist())
+    finished = "header.json" in names
+    header_name = "header.json" if finished else "_journal/start.json"
+    if header_name not in names:
+        message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
+        return Result(None, (_problem(path, "", message),))
+    header = found.take(_member(path, data, archive, archive.getinfo(header_name)))
+    members = [info for info in archive.infolist() if _is_sample(info)]
+    records = [found.take(_member(path, data, archive, info)) for info in members]
+    if header is None or found:
+        return found.result(None)
+    status = _text(header, "status", path, found) if finished else "started"
+    samples = tuple(record for record in records if record is not None)
+    return found.result(Log(path, data, header, status, samples) if status else None)
+
+
+def _is_sample(info: zipfile.ZipInfo) -> bool:
+    """A sample record's member: ``samples/<id>_epoch_<n>.json`` (an id may hold ``/``)."""
+    return info.filename.startswith("samples/") and info.filename.endswith(".json")
+
+
+def _member(path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Result[Record]:
+    """One zip member read as a JSON object."""
+    place = Place(info.filename)
+    try:
+        body = _parse(_unzip(data, archive, info))
+    except Unreadable as error:
+        return Result(None, (_problem(path, place, f"cannot be read: {error}"),))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        return Result(None, (_problem(path, place, f"not valid JSON: {error}"),))
+    if not isinstance(body, dict):
+        return Result(None, (_problem(path, place, "not a JSON object"),))
+    return Result(Record(body, place))
+
+
+def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """The member's bytes, checked against its CRC-32; raises :class:`Unreadable`."""
+    if info.compress_type != ZIP_ZSTD:
+        try:
+            return archive.read(info)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
+            raise Unreadable(str(error) or type(error).__name__) from error
+    content = _unzstd(_raw(data, info), info.file_size)
+    if len(content) != info.file_size or zlib.crc32(content) != info.CRC:
+        raise Unreadable("its content does not match its size and CRC-32: the file is corrupt")
+    return content
+
+
+def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
+    """The member's compressed bytes, found through its local header."""
+    start = info.header_offset
+    local = data[start : start + 30]
+    if len(local) < 30 or not local.startswith(b"PK\x03\x04"):
+        raise Unreadable("its local header is missing: the file is cut short or corrupt")
+    name_length, extra_length = struct.unpack("<HH", local[26:30])
+    begin = start + 30 + name_length + extra_length
+    raw = data[begin : begin + info.compress_size]
+    if len(raw) != info.compress_size:
+        raise Unreadable("its data is cut short: the file is truncated")
+    return raw
+
+
+def _unzstd(raw: bytes, size: int) -> bytes:
+    """``raw`` zstd frames decompressed, reading no more than ``size`` + 1 bytes of output."""
+    corrupt, opener = _zstd()
+    chunks: list[bytes] = []
+    kept = 0
+    try:
+        with opener(raw) as stream:
+            while kept <= size and (chunk := stream.read(min(1 << 20, size + 1 - kept))):
+                chunks.append(chunk)
+                kept += len(chunk)
+    except corrupt as error:
+        raise Unreadable(f"its zstd data is corrupt ({error})") from error
+    return b"".join(chunks)
+
+
+def _zstd() -> tuple[type[Exception], Callable[[bytes], BinaryIO]]:
+    """zstd's error class and a reader of concatenated frames: the standard library's from Python
+    3.14, else the ``zstandard`` package's; raises :class:`Unreadable` when neither is there."""
+    if sys.version_info >= (3, 14):
+        from compression import zstd
+
+        return zstd.ZstdError, lambda raw: zstd.ZstdFile(io.BytesIO(raw))
+    try:
+        import zstandard
+    except ImportError:
+        raise Unreadable(
+            "it is zstd-compressed (zip method 93, inspect_ai's default); reading it needs Python 3.14"
+            " or the 'zstandard' package (pip install zstandard), or convert the log to json with"
+            " `inspect log convert --to json`"
+        ) from None
+    decompressor = zstandard.ZstdDecompressor()
+    return zstandard.ZstdError, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
+
+
+def _text(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> str | None:
+    value = record.data.get(key)
+    if isinstance(value, str) or (value is None and not required):
+        return value
+    found.append(_problem(path, record.place.at(key), f"expected text, found {_kind(value)}"))
+    return None
+
+
+def _object(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> Record:
+    value = record.data.get(key)
+    if isinstance(value, dict) or (value is None and not required):
+        return Record(value or {}, record.place.at(key))
+    found.append(_problem(path, record.place.at(key), f"expected an object, found {_kind(value)}"))
+    return Record({}, record.place.at(key))
+
+
+def _array(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> list[Any]:
+    value = record.data.get(key)
+    if isinstance(value, list) or (value is None and not required):
+        return value or []
+    found.append(_problem(path, record.place.at(key), f"expected an array, found {_kind(value)}"))
+    return []
+
+
+def _integer(record: Record, key: str, path: Path, found: Problems, default: int) -> int:
+    value = record.data.get(key, default)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    found.append(_problem(path, record.place.at(key), f"expected a whole number ≥ 0, found {_kind(value)}"))
+    return default
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, Number):
+        return f"the number {value.text}"
+    names = {dict: "an object", list: "an array", str: "text", bool: "true/false", type(None): "nothing"}
+    return names.get(type(value), f"the number {value}")
+
+
+def _id(value: object) -> str | None:
+    """A sample id as text: a string as is, an integer as its decimal digits; else None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
+
+
+def _scorers(log: Log) -> tuple[str, ...]:
+    """The log's scorer names: from ``results.scores``, else the keys of its samples' scores."""
+    results = log.header.data.get("results")
+    if isinstance(results, dict) and isinstance(results.get("scores"), list):
+        entries = [entry for entry in results["scores"] if isinstance(entry, dict)]
+        return tuple(dict.fromkeys(str(entry.get("name")) for entry in entries))
+    keys = (record.data.get("scores") for record in log.samples)
+    return tuple(sorted({key for scores in keys if isinstance(scores, dict) for key in scores}))
+
+
+def _checks(logs: Sequence[Log], scorer: str | None) -> Result[tuple[str, ...]]:
+    """The checks of every run: the logs' common scorers, or the one ``scorer`` picks."""
+    named = {log.path: _scorers(log) for log in logs}
+    kinds = {frozenset(names) for names in named.values() if names}
+    if len(kinds) > 1:
+        return Result(None, tuple(_disagree(path, names) for path, names in named.items() if names))
+    known = next((names for names in named.values() if names), ())
+    if not known:
+        where = str(logs[0].path) if len(logs) == 1 else ", ".join(str(log.path) for log in logs)
+        return Result(None, (Problem(where, "results.scores", "no scorer: the logs hold no score"),))
+    if scorer is None or scorer in known:
+        return Result((scorer,) if scorer else known)
+    message = f"no scorer named {scorer!r}: the logs' scorers are {', '.join(known)}"
+    return Result(None, (Problem(str(logs[0].path), "results.scores", message),))
+
+
+def _disagree(path: Path, names: tuple[str, ...]) -> Problem:
+    message = f"scorers {', '.join(names)}: the logs do not share their scorers; import them apart"
+    return Problem(str(path), "results.scores", message)
+
+
+def _run(
+    log: Log, checks: tuple[str, ...], threshold: Decimal | None, allow_unfinished: bool
+) -> Result[ImportedRun]:
+    found = Problems()
+    header, path = log.header, log.path
+    if log.status in UNFINISHED and not allow_unfinished:
+        message = (
+            f"the log's status is {log.status!r} (the eval did not finish); pass --allow-unfinished"
+            " to import it, each planned trial without a result counting as a failure"
+        )
+        return Result(None, (_problem(path, header.place.at("status"), message),))
+    if log.status not in ("success", "error", *UNFINISHED):
+        message = f"unknown status {log.status!r}: expected success, error, started or cancelled"
+        return Result(None, (_problem(path, header.place.at("status"), message),))
+    spec = _object(header, "eval", path, found)
+    planned = _plan(spec, path, found)
+    if found:
+        return found.result(None)
+    observations = _observations(log, planned, checks, threshold, found)
+    if found:
+        return found.result(None)
+    run = ImportedRun(
+        subject=_text(spec, "model", path, found) or "",
+        task=_task(spec, path, found),
+        planned=planned,
+        observations=observations,
+        sources=(SourceFile(path.name, log.data),),
+        producer=f"inspect_ai {_package_version(spec)}, log format {LOG_VERSION}",
+        status=log.status,
+        reported=_reported(log, checks, spec),
+        notes=_notes(log, spec, len(planned), len(observations)),
+        created=_text(spec, "created", path, found, required=False) or "",
+    )
+    return found.result(run)
+
+
+def _task(spec: Record, path: Path, found: Problems) -> str:
+    """``eval.task``, with ``@<task_version>`` when the version is not 0."""
+    task = _text(spec, "task", path, found) or ""
+    version = spec.data.get("task_version", 0)
+    return task if version in (0, "0", None) else f"{task}@{_id(version) or version}"
+
+
+def _package_version(spec: Record) -> str:
+    packages = spec.data.get("packages")
+    version = packages.get("inspect_ai") if isinstance(packages, dict) else None
+    return version if isinstance(version, str) else "(version not recorded)"
+
+
+def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], ...]:
+    """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample."""
+    dataset = _object(spec, "dataset", path, found)
+    config = _object(spec, "config", path, found)
+    epochs = _integer(config, "epochs", path, found, 1)
+    if epochs < 1:
+        message = "no epoch: a log runs each sample at least once"
+        found.append(_problem(path, config.place.at("epochs"), message))
+    ids = _sample_ids(dataset, path, found)
+    declared = _integer(dataset, "samples", path, found, len(ids))
+    if len(ids) > declared:
+        message = f"{len(ids)} sample ids, more than the dataset's {declared} samples"
+        found.append(_problem(path, dataset.place.at("samples"), message))
+    return tuple((sample, epoch) for sample in ids for epoch in range(1, epochs + 1))
+
+
+def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
+    """``sample_ids`` as text, each once; the problems of a missing list, a bad or repeated id."""
+    where = dataset.place.at("sample_ids")
+    raw = dataset.data.get("sample_ids")
+    if not isinstance(raw, list):
+        found.append(_problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
+        return []
+    ids: dict[str, None] = {}
+    for index, value in enumerate(raw):
+        sample = _id(value)
+        if sample is None:
+            message = f"a sample id must be text or a whole number, found {_kind(value)}"
+            found.append(_problem(path, where.at(index), message))
+        elif sample in ids:
+            found.append(_problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
+        ids[sample or ""] = None
+    return [sample for sample in ids if sample]
+
+
+def _observations(
+    log: Log,
+    planned: tuple[tuple[str, int], ...],
+    checks: tuple[str, ...],
+    threshold: Decimal | None,
+    found: Problems,
+) -> tuple[Observation, ...]:
+    """One observation per sample record, in the plan's order; strays and repeats are problems."""
+    order = {trial: index for index, trial in enumerate(planned)}
+    seen: dict[tuple[str, int], Place] = {}
+    kept: list[Observation] = []
+    for record in log.samples:
+        observation = _observation(record, log.path, checks, threshold, found)
+        if observation is None:
+            continue
+        trial = (observation.sample_id, observation.epoch)
+        if trial not in order:
+            found.append(_problem(log.path, record.place, _stray(trial, planned)))
+        elif trial in seen:
+            message = f"a second record of sample {trial[0]!r} epoch {trial[1]} (the first: {seen[trial]})"
+            found.append(_problem(log.path, record.place, message))
+        else:
+            seen[trial] = record.place
+            kept.append(observation)
+    return tuple(sorted(kept, key=lambda o: order[(o.sample_id, o.epoch)]))
+
+
+def _stray(trial: tuple[str, int], planned: tuple[tuple[str, int], ...]) -> str:
+    sample, epoch = trial
+    if any(planned_id == sample for planned_id, _ in planned):
+        return f"epoch {epoch} of sample {sample!r} is outside the log's epochs (eval.config.epochs)"
+    return f"sample id {sample!r} is not one of the log's declared ids (eval.dataset.sample_ids)"
+
+
+def _observation(
+    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+) -> Observation | None:
+    sample = _id(record.data.get("id"))
+    epoch = record.data.get("epoch")
+    before = len(found)
+    if sample is None:
+        message = f"expected a sample id, found {_kind(record.data.get('id'))}"
+        found.append(_problem(path, record.place.at("id"), message))
+    if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
+        found.append(_problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {_kind(epoch)}"))
+    terminal, failure = _terminal(record, path, found)
+    states = _states(record, path, checks, threshold, found)
+    elapsed = _elapsed(record, path, found)
+    tokens = _tokens(_object(record, "model_usage", path, found, required=False), path, found)
+    if len(found) > before or sample is None or not isinstance(epoch, int):
+        return None
+    return Observation(
+        sample_id=sample,
+        epoch=epoch,
+        terminal=terminal,
+        checks=tuple((check, state) for check, state, _ in states),
+        failure_code=failure,
+        elapsed_ms=elapsed,
+        tokens_in=tokens[0],
+        tokens_out=tokens[1],
+        values=tuple((check, text) for check, _, text in states),
+    )
+
+
+def _terminal(record: Record, path: Path, found: Problems) -> tuple[Terminal, str | None]:
+    """How the sample ended; the error's message is not kept (it may hold anything)."""
+    if record.data.get("error") is not None:
+        return "error", "error"
+    limit = _object(record, "limit", path, found, required=False)
+    if not limit.data:
+        return "completed", None
+    kind = _text(limit, "type", path, found) or "unknown"
+    return ("timeout" if kind in TIMEOUTS else "error"), f"limit:{kind}"
+
+
+def _states(
+    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+) -> list[tuple[str, CheckState, str]]:
+    """(check, state, the value as text) for each check the record has a score of."""
+    scores = _object(record, "scores", path, found, required=False)
+    states: list[tuple[str, CheckState, str]] = []
+    for check in (name for name in checks if name in scores.data):
+        score = _object(scores, check, path, found)
+        place = score.place.at("value")
+        read = _state(score.data.get("value"), threshold)
+        if isinstance(read, str):
+            found.append(_problem(path, place, read))
+        else:
+            states.append((check, *read))
+    return states
+
+
+def _state(value: object, threshold: Decimal | None) -> tuple[CheckState, str] | str:
+    """A score value's state and text, or why it cannot be read as pass / fail."""
+    if isinstance(value, bool):
+        return ("pass" if value else "fail"), str(value).lower()
+    if isinstance(value, str):
+        known = STATES.get(value)
+        return (known, value) if known else f"score value {value!r} is none of C, I, P, N"
+    if isinstance(value, int | Number):
+        text = value.text if isinstance(value, Number) else str(value)
+        if threshold is None:
+            return f"the score is a number ({text}): pass --threshold to say which numbers are a pass"
+        number = _decimal(text)
+        if number is None:
+            return f"the score {text} is not a finite number"
+        return ("pass" if number >= threshold else "fail"), text
+    return (
+        f"the score is {_kind(value)} (a scorer with several values?), not one value to read as pass or fail"
+    )
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return None
+    return number if number.is_finite() else None
+
+
+def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
+    """``total_time`` (seconds, as written) in whole milliseconds, half to even."""
+    value = record.data.get("total_time")
+    if value is None:
+        return None
+    text = value.text if isinstance(value, Number) else str(value)
+    seconds = _decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
+    if seconds is None or seconds < 0:
+        message = f"expected seconds ≥ 0, found {_kind(value)}"
+        found.append(_problem(path, record.place.at("total_time"), message))
+        return None
+    return int((seconds * 1000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+
+def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int | None]:
+    """Input and output tokens summed over the models of ``model_usage``; None when not recorded."""
+    if not usage.data:
+        return None, None
+    per_model = [_object(usage, model, path, found) for model in sorted(usage.data)]
+    inputs = sum(_integer(model, "input_tokens", path, found, 0) for model in per_model)
+    outputs = sum(_integer(model, "output_tokens", path, found, 0) for model in per_model)
+    return inputs, outputs
+
+
+def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported, ...]:
+    """inspect_ai's own accuracy of each check, exactly as written. Its counts (``scored_samples``,
+    ``total_samples``…) are not reported: the writer sets each reported figure beside benchsite's
+    pass rate, and a count is not a rate."""
+    results = log.header.data.get("results")
+    entries = results.get("scores") if isinstance(results, dict) else None
+    config = spec.data.get("config")
+    reducers = config.get("epochs_reducer") if isinstance(config, dict) else None
+    reducer = ", ".join(map(str, reducers)) if isinstance(reducers, list) and reducers else "mean"
+    basis = (
+        "inspect_ai's accuracy: the mean over scored samples of each sample's score reduced over its"
+        f" epochs by {reducer}; an errored sample and epoch has no score and is left out"
+    )
+    reported: list[Reported] = []
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, dict) or entry.get("name") not in checks:
+            continue
+        accuracy = _metric(entry, "accuracy")
+        if accuracy is not None:
+            reported.append(Reported("accuracy", entry["name"], accuracy, basis))
+    return tuple(reported)
+
+
+def _metric(entry: Mapping[str, Any], name: str) -> str | None:
+    metrics = entry.get("metrics")
+    metric = metrics.get(name) if isinstance(metrics, dict) else None
+    value = metric.get("value") if isinstance(metric, dict) else None
+    if isinstance(value, Number):
+        return value.text
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ...]:
+    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset."""
+    notes: list[str] = []
+    have = f"{observed} of {planned} planned trials have a result; each missing one counts as a failure"
+    if log.status == "started":
+        notes.append(f"the log is still 'started': {have}")
+    elif log.status == "cancelled":
+        notes.append(f"the log was 'cancelled': {have}")
+    elif log.status == "error":
+        notes.append(f"the eval ended in error (inspect_ai status 'error'): {have}")
+    dataset = spec.data.get("dataset")
+    declared = dataset.get("samples") if isinstance(dataset, dict) else None
+    ran = len(dataset.get("sample_ids") or ()) if isinstance(dataset, dict) else 0
+    if isinstance(declared, int) and ran < declared:
+        selection = "(a --limit or --sample-id selection)"
+        notes.append(f"the log ran {ran} of its dataset's {declared} samples {selection}")
+    return tuple(notes)
