@@ -28,6 +28,8 @@ from generator.errors import (
 from generator.progress import Progress
 
 if TYPE_CHECKING:
+    from decimal import Decimal
+
     from generator.build import BuildResult
     from generator.families.rubric import Explained
     from generator.score.run import ScoreOptions
@@ -481,3 +483,206 @@ def rubric_check_cmd(path: Path) -> None:
     """Validate PATH and list every problem (exit 4), or say it is valid (exit 0)."""
     explained = _read_rubric(path)
     click.echo(f"{printable(explained.file)}: valid {explained.family} rubric (sha256 {explained.sha256})")
+
+
+# --- benchsite import -------------------------------------------------------------------------------
+
+IMPORT_CODES = exit_codes(
+    SUCCESS,
+    (EXIT_USAGE, "usage error, or the folder to import into already exists"),
+    (EXIT_INVALID, "invalid content: a corrupt, truncated, unfinished or unknown-version producer file"),
+)
+
+
+def import_options(command: Callable[..., None]) -> Callable[..., None]:
+    """--into, --title, --blind and --key: where and how an import is written, never a figure."""
+    command = click.option(
+        "--key",
+        "key_file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="With --blind: a new file (outside the inputs root) to write each label's model name to, "
+        "for the reveal once the blind scores are published.",
+    )(command)
+    command = click.option(
+        "--blind",
+        is_flag=True,
+        help="Publish the models under opaque labels (model-1, model-2…); their names go to --key only.",
+    )(command)
+    command = click.option("--title", default=None, help="The benchmark's title [default: its tasks].")(
+        command
+    )
+    command = click.option(
+        "--family",
+        type=click.Choice(["trials"]),
+        default="trials",
+        show_default=True,
+        help="The rubric family the samples are scored in (docs/importers.md).",
+    )(command)
+    return click.option(
+        "--into",
+        type=click.Path(file_okay=False, path_type=Path),
+        required=True,
+        help="The new benchmark folder, e.g. runs/my-eval: it must not exist.",
+    )(command)
+
+
+@main.group("import")
+def import_group() -> None:
+    """Write a new sealed benchmark folder from another tool's result files (docs/importers.md)."""
+
+
+def _import(
+    read: Callable[[], object], into: Path, title: str | None, blind: bool, key_file: Path | None
+) -> None:
+    """Check the options, read the producer's files, write the folder, say what was written."""
+    from generator.errors import OutputError
+    from generator.importers.model import Imported
+    from generator.importers.write import Options, write
+
+    if blind and key_file is None:
+        raise click.UsageError("--blind needs --key FILE: the label → model names, kept for the reveal")
+    if key_file is not None and not blind:
+        raise click.UsageError("--key applies only with --blind")
+    if key_file is not None and key_file.exists():
+        raise click.UsageError(f"{key_file}: already exists; --key writes a new file")
+    imported = read()
+    assert isinstance(imported, Imported)
+    written = write(imported, into, Options(title=title, blind=blind), str(into))
+    if key_file is not None:
+        from generator.importers.write import pretty
+
+        key = pretty({"schema_version": 1, "providers": dict(sorted(written.labels.items()))})
+        try:
+            with key_file.open("xb") as out:
+                out.write(key)
+        except OSError as exc:
+            message = f"{key_file}: cannot write the labels: {exc.strerror}; {into} was written, blind"
+            raise OutputError(message) from None
+    runs, models = len(written.runs), len(written.labels)
+    what = f"{runs} run{'' if runs == 1 else 's'} of {models} model{'' if models == 1 else 's'}"
+    click.echo(
+        f"imported: {printable(str(written.folder))} — {what}, {written.planned} planned trials, sealed; "
+        "publish with: benchsite build"
+    )
+    if key_file is not None:
+        click.echo(
+            f"labels → models: {printable(str(key_file))} (keep it out of the inputs until the reveal)"
+        )
+
+
+@import_group.command("inspect", epilog=IMPORT_CODES)
+@click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@import_options
+@click.option(
+    "--scorer", default=None, help="The scorer whose value decides success [default: every scorer]."
+)
+@click.option(
+    "--threshold",
+    default=None,
+    metavar="NUMBER",
+    help="A numeric score at or above this is a pass (needed when a scorer gives numbers).",
+)
+@click.option(
+    "--allow-unfinished", is_flag=True, help="Import a log still 'started' or 'cancelled', disclosed."
+)
+def import_inspect_cmd(
+    logs: tuple[Path, ...],
+    into: Path,
+    family: str,
+    title: str | None,
+    blind: bool,
+    key_file: Path | None,
+    scorer: str | None,
+    threshold: str | None,
+    allow_unfinished: bool,
+) -> None:
+    """inspect_ai logs (.eval or .json files, or folders of them): one run per log."""
+    from generator.importers import inspect_log
+
+    limit = _threshold(threshold)
+
+    def read() -> object:
+        return inspect_log.read(logs, scorer=scorer, threshold=limit, allow_unfinished=allow_unfinished)
+
+    _import(read, into, title, blind, key_file)
+
+
+@import_group.command("lm-eval", epilog=IMPORT_CODES)
+@click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@import_options
+@click.option("--metric", default=None, help="The metric that decides success [default: the task's first].")
+@click.option(
+    "--threshold", default=None, metavar="NUMBER", help="A metric value at or above this is a pass."
+)
+def import_lm_eval_cmd(
+    results_dir: Path,
+    into: Path,
+    family: str,
+    title: str | None,
+    blind: bool,
+    key_file: Path | None,
+    metric: str | None,
+    threshold: str | None,
+) -> None:
+    """lm-evaluation-harness output written with --output_path … --log_samples."""
+    from generator.importers import lm_eval_results
+
+    limit = _threshold(threshold)
+
+    def read() -> object:
+        return lm_eval_results.read(results_dir, metric=metric, threshold=limit)
+
+    _import(read, into, title, blind, key_file)
+
+
+@import_group.command("eee", epilog=IMPORT_CODES)
+@click.argument(
+    "aggregates", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--instances",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Each aggregate's instance-level records (JSON Lines), in the aggregates' order, one file each; "
+    "without them nothing can be derived.",
+)
+@import_options
+def import_eee_cmd(
+    aggregates: tuple[Path, ...],
+    instances: tuple[Path, ...],
+    into: Path,
+    family: str,
+    title: str | None,
+    blind: bool,
+    key_file: Path | None,
+) -> None:
+    """Every Eval Ever aggregate records, each with its instance-level records (one model each)."""
+    from generator.importers import eee
+
+    if instances and len(instances) != len(aggregates):
+        raise click.UsageError(
+            f"{len(aggregates)} aggregate(s) and {len(instances)} --instances file(s): give one --instances "
+            "per aggregate, in the same order"
+        )
+    pairs = [(aggregate, instances[i : i + 1]) for i, aggregate in enumerate(aggregates)]
+
+    def read() -> object:
+        return eee.read_many(pairs)
+
+    _import(read, into, title, blind, key_file)
+
+
+def _threshold(text: str | None) -> Decimal | None:
+    """--threshold as an exact decimal (never a float)."""
+    from decimal import Decimal, InvalidOperation
+
+    if text is None:
+        return None
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        raise click.BadParameter(f"{text!r} is not a number", param_hint="--threshold") from None
+    if not value.is_finite():
+        raise click.BadParameter(f"{text!r} is not a finite number", param_hint="--threshold")
+    return value

@@ -17,19 +17,19 @@ def cli_reference() -> str:
         main, info_name="benchsite", terminal_width=width, max_content_width=width, **main.context_settings
     )
     commands = [("benchsite", root)]
-    for name in sorted(main.commands):
-        commands.append(
-            (
-                f"benchsite {name}",
-                click.Context(
-                    main.commands[name],
-                    info_name=name,
-                    parent=root,
-                    terminal_width=width,
-                    max_content_width=width,
-                ),
+
+    def add(group: click.Group, parent: click.Context, prefix: str) -> None:
+        """Every command of ``group``, and of each group in it, after the group itself."""
+        for name in sorted(group.commands):
+            command = group.commands[name]
+            ctx = click.Context(
+                command, info_name=name, parent=parent, terminal_width=width, max_content_width=width
             )
-        )
+            commands.append((f"{prefix} {name}", ctx))
+            if isinstance(command, click.Group):
+                add(command, ctx, f"{prefix} {name}")
+
+    add(main, root, "benchsite")
     for title, ctx in commands:
         parts.append(f"## `{title}`\n\n```text\n{ctx.command.get_help(ctx).rstrip()}\n```\n")
     return "\n".join(parts)

@@ -438,7 +438,10 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
     if not parent.is_dir():
         raise OutputError(f"{parent}: no such folder to import into")
     files, layout = folder_files(imported, options, file)
-    staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.import-", dir=parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.import-", dir=parent))
+    except OSError as exc:
+        raise OutputError(f"{parent}: cannot write here: {exc.strerror}") from None
     try:
         for rel, data in files.items():
             target = staging / rel
@@ -447,6 +450,9 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
         if os.path.lexists(into):
             raise OutputError(f"{into}: appeared while importing; nothing was written")
         staging.rename(into)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise OutputError(f"{into}: cannot be written: {exc.strerror}; nothing was written") from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
