@@ -518,7 +518,9 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     try:
         files = replace_export(
             config.out,
-            lambda stage: render_mkdocs(scored.report, scored.details, stage, prefix or config.out.name),
+            lambda stage: render_mkdocs(
+                scored.report, scored.details, stage, prefix or config.out.name, config.runs
+            ),
         )
     finally:
         scored.details.close()

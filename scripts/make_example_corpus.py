@@ -1044,6 +1044,21 @@ def make_definitions(out: Path, seed_file: Path, seed: int) -> None:
     write_seal(bench)
 
 
+INSPECT_LOGS = ("*_b4t4ad92h9H3E7CAXGiJ5v.eval", "*_NYmEAuWAtYnpUs575M3YAG.eval")
+"""Two real inspect_ai logs of tests/data/inspect (the two mock models, zipped format)."""
+
+
+def make_imported_inspect(out: Path, seed_file: Path, seed: int) -> None:
+    """A benchmark imported from real inspect_ai logs, exactly as ``benchsite import inspect`` writes it."""
+    from generator.importers import inspect_log
+    from generator.importers.write import Options, write
+
+    folder = Path(__file__).resolve().parent.parent / "tests" / "data" / "inspect"
+    logs = [next(folder.glob(pattern)) for pattern in INSPECT_LOGS]
+    title = "Quiz (imported from inspect_ai: two mock models, 8 samples × 2 epochs)"
+    write(inspect_log.read(logs), out / "quiz-inspect", Options(title=title), "tests/data/inspect")
+
+
 def make(out: Path, seeds: Path, seed: int) -> None:
     for name, maker, seed_name in (
         ("agent-dx", make_points, "000_4822e52dd1681ead.txt"),
@@ -1052,6 +1067,7 @@ def make(out: Path, seeds: Path, seed: int) -> None:
         ("vibe-delivery", make_trials, "001_a89dc2f910ac40b2.txt"),
         ("je-validation", make_components, "003_8d1dd585b5526139.txt"),
         ("recsys-grounding", make_definitions, "004_3e2f1068dfea7cba.txt"),
+        ("quiz-inspect", make_imported_inspect, ""),
     ):
         if (out / name).exists():
             print(f"{out / name} exists: kept (sealed inputs are immutable; remove it deliberately first)")

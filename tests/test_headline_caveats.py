@@ -229,3 +229,21 @@ def test_the_example_pages_put_the_caveats_beside_the_headline(example_site: Pat
                 after = shown[shown.index(sentence) + len(sentence) :]
                 assert after.lstrip().startswith("Read this first:") and caveat["text"] in after
     assert "Every run of every arm has the verdict FAIL or PENDING" in notes
+
+
+def test_a_producer_figure_that_differs_is_named_with_both_numbers(report: SiteReport) -> None:
+    """The imported inspect_ai benchmark: inspect's accuracy leaves errored samples out (0.625 for
+    mockllm/model); benchsite counts them as failures (9 of 16)."""
+    section: TrialsSection = _section(report, "quiz-inspect")
+    (text,) = _caveats(_headline(section), "producer-differs")
+    assert text.startswith(
+        "1 figure differs from the producer's own (run-mockllm-model: accuracy 0.625 against 9/16)"
+    )
+    agreeing = section.model_copy(
+        update={
+            "scores": section.scores.model_copy(
+                update={"runs": tuple(r.model_copy(update={"reported": ()}) for r in section.scores.runs)}
+            )
+        }
+    )
+    assert _caveats(_headline(agreeing), "producer-differs") == []

@@ -20,6 +20,7 @@ from generator.errors import OutputError
 from generator.inputs.files import Stored
 from generator.inputs.seal import SEAL_NAME, write_seal
 from generator.render.mkdocs_export import inert, render_mkdocs
+from generator.render.pages import attachments
 from generator.report.model import SiteReport
 from generator.score.run import score_inputs
 from tests.conftest import CORPUS, ROOT, reader_percent, reader_range, rendering, snapshot
@@ -65,7 +66,7 @@ def export(runs: Path) -> tuple[SiteReport, dict[str, bytes]]:
     scored = score_inputs(runs, "v1", options=rendering())
     try:
         sink = DictSink()
-        render_mkdocs(scored.report, scored.details, sink, PREFIX)
+        render_mkdocs(scored.report, scored.details, sink, PREFIX, runs)
     finally:
         scored.details.close()
     return scored.report, sink.files
@@ -123,6 +124,8 @@ def assert_table_columns(files: dict[str, bytes]) -> int:
     """Every row of every Markdown table has the header's number of cells; returns the rows seen."""
     rows = 0
     for path, data in files.items():
+        if not path.endswith(".md"):
+            continue
         for table in markdown_tables(data.decode("utf-8")):
             widths = {len(line.strip().strip("|").split("|")) for line in table}
             assert len(widths) == 1, f"{path}: a table row has the wrong number of cells: {table}"
@@ -146,7 +149,9 @@ def test_every_page_is_in_the_nav_and_in_the_built_site(built: Built) -> None:
         pages |= {f"{bench.id}/{name}" for name in ("index.md", "methodology.md", "disclosures.md")}
         pages |= {f"{bench.id}/runs/{run.id}.md" for run in bench.section.runs}
     charts = {f"{b.id}/chart-{r.id}.svg" for b in built.report.benchmarks for r in b.rankings if r.rows}
-    assert set(built.files) == pages | charts | {"nav.yml"}
+    producers = {f"{b.id}/{path}" for b in built.report.benchmarks for path, _ in attachments(b, CORPUS)}
+    assert producers, "the example corpus has an imported benchmark whose producer files are published"
+    assert set(built.files) == pages | charts | producers | {"nav.yml"}
     listed = nav_paths(yaml.safe_load(built.files["nav.yml"].decode("utf-8")))
     assert sorted(listed) == sorted(f"{PREFIX}/{page}" for page in pages)
     for page in pages:
@@ -156,9 +161,12 @@ def test_every_page_is_in_the_nav_and_in_the_built_site(built: Built) -> None:
 def test_links_are_relative_md_links_that_resolve(built: Built) -> None:
     seen = 0
     for path, data in built.files.items():
+        if not path.endswith((".md", ".yml")):
+            continue
         for target in LINK.findall(data.decode("utf-8")):
             assert "://" not in target and not target.startswith("/"), f"{path}: {target}"
-            assert target.endswith((".md", ".svg")), f"{path}: {target}"
+            producer_file = "/runs/" in f"/{path}" and "/" in target  # a run's sealed producer file
+            assert producer_file or target.endswith((".md", ".svg")), f"{path}: {target}"
             assert posixpath.normpath(posixpath.join(posixpath.dirname(path), target)) in built.files
             seen += 1
     assert seen > 50

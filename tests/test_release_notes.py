@@ -24,7 +24,8 @@ def site(example_site: Path) -> Path:
 
 
 def _sections(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line.startswith("## ")]
+    """Each section heading, Markdown escapes undone (a title's ``_`` is written ``\\_``)."""
+    return [line.replace("\\", "") for line in text.splitlines() if line.startswith("## ")]
 
 
 def test_notes_open_with_the_summary_then_what_changed_then_each_benchmark(site: Path) -> None:

@@ -339,7 +339,7 @@ def successor_contract(bench: Path, *, embed: bool) -> dict[str, Any]:
 
 
 def only_points_bench(corpus: Path) -> Path:
-    for other in ("vibe-delivery", "je-validation", "recsys-grounding"):
+    for other in ("vibe-delivery", "je-validation", "recsys-grounding", "quiz-inspect"):
         import shutil
 
         shutil.rmtree(corpus / other)

@@ -180,9 +180,9 @@ def test_home_page_has_one_short_row_per_version_and_no_status_paragraph(site: P
         adr = next(b["status"] for b in record["benchmarks"] if b["id"] == "recsys-grounding")
         assert adr.startswith("Status: Accepted") and adr not in raw and adr[40:80] not in raw
         assert STATUS not in raw  # the historical rubric's status line too: its badge only
-    shown = (  # each benchmark's id, then its badge when its rubric has a status line (four of six)
+    shown = (  # each benchmark's id, then its badge when its rubric has a status line (four of seven)
         "agent-dx historical agent-dx-successor frozen successor docs-quality frozen je-validation "
-        "recsys-grounding accepted vibe-delivery"
+        "quiz-inspect recsys-grounding accepted vibe-delivery"
     )
     assert table.column("Benchmarks") == [shown] * len(versions)
 

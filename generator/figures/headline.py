@@ -37,6 +37,7 @@ CaveatKind = Literal[
     "launch-blockers",
     "invalid-excluded",
     "missing-trials",
+    "producer-differs",
     "corrections",
 ]
 _SMALL = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -50,8 +51,8 @@ class Caveat(Model):
         "(a subject without a measured figure), 'baseline-violated' (an anti-gaming baseline), "
         "'agreement-not-measured' / 'agreement-below-protocol' (judge–expert agreement), "
         "'fabricated-citations', 'launch-blockers', 'invalid-excluded' (attempts kept out of every "
-        "denominator), 'missing-trials' (planned trials without a result), 'corrections' (ledger "
-        "entries in effect)."
+        "denominator), 'missing-trials' (planned trials without a result), 'producer-differs' (a figure "
+        "the producer reported differs from benchsite's count), 'corrections' (ledger entries in effect)."
     )
     text: str = Field(description="One plain sentence naming what, where and how many.")
 

@@ -30,6 +30,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -43,7 +44,7 @@ from generator.families.base import RunStatus, RunView
 from generator.families.registry import FAMILIES
 from generator.families.rows import RowWriter
 from generator.render.charts import forest
-from generator.render.pages import DetailSource, Sink, markdown_env, md_item, md_wrap, svg_file
+from generator.render.pages import DetailSource, Sink, attachments, markdown_env, md_item, md_wrap, svg_file
 from generator.report.model import BenchmarkReport, SiteReport
 
 NAV_FILE = "nav.yml"
@@ -255,8 +256,11 @@ def _folder(prefix: str) -> str:
     return folder
 
 
-def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix: str) -> None:
-    """Every page of the mkdocs export, and ``nav.yml`` with paths under ``prefix``, into the sink."""
+def render_mkdocs(
+    report: SiteReport, details: DetailSource, sink: Sink, prefix: str, inputs: Path | None = None
+) -> None:
+    """Every page of the mkdocs export, and ``nav.yml`` with paths under ``prefix``, into the sink;
+    with ``inputs`` (the inputs root), the producers' own files a section publishes beside its runs."""
     folder = _folder(prefix)
     clash = sorted(b.id for b in report.benchmarks if b.id in _TOP_LEVEL)
     if clash:
@@ -283,6 +287,8 @@ def render_mkdocs(report: SiteReport, details: DetailSource, sink: Sink, prefix:
             run = bench.section.detail_model().model_validate_json(details.get(bench.id, summary.id))
             path = f"{bench.id}/runs/{summary.id}.md"
             page(path, f"{bench.family}/_run.jinja", run=run, bench=view, base=bench.id)
+        for attached, stored in () if inputs is None else attachments(bench, inputs):
+            sink.add_stored(f"{bench.id}/{attached}", stored)
     sink.add(NAV_FILE, nav_yaml(report, folder).encode("utf-8"))
 
 

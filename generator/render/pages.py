@@ -472,8 +472,8 @@ def render_site(
                 pages.add_file(path, data)
             located.update(((summary.id, row_id), path) for row_id, path in files.located.items())
             progress.advance()
-        if inputs is not None:
-            _attach(pages, bench, base, inputs)
+        for path, stored in () if inputs is None else attachments(bench, inputs):
+            pages.add_file(f"{base}/{path}", stored)
         pages.html(f"{base}/disclosures.html", "disclosures.html", located=located, **ctx)
         parts.append((bench, located))
         dumped = bench.model_dump(mode="json", by_alias=True)
@@ -492,15 +492,16 @@ def render_site(
     progress.finish()
 
 
-def _attach(pages: Pages, bench: BenchmarkReport, base: str, inputs: Path) -> None:
-    """The producers' own files a section publishes beside its runs, read from their sealed run
-    folders (found by seal digest) when the version is written, each checked against its sha256."""
+def attachments(bench: BenchmarkReport, inputs: Path) -> list[tuple[str, SealedFile]]:
+    """The producers' own files a section publishes beside its runs: (path under the benchmark's
+    folder, the file in its sealed run folder, found by seal digest, checked against its sha256
+    when it is written)."""
     folders = {sealed.digest: sealed.path for sealed in bench.inputs}
     runs = {run.id: run.digest for run in bench.section.runs}
-    for run_id, name, sha256, size in bench.section.attachments():
-        folder = folders[runs[run_id]]
-        stored = SealedFile(str(inputs / folder / name), sha256, size)
-        pages.add_file(f"{base}/runs/{run_id}/{name}", stored)
+    return [
+        (f"runs/{run_id}/{name}", SealedFile(str(inputs / folders[runs[run_id]] / name), sha256, size))
+        for run_id, name, sha256, size in bench.section.attachments()
+    ]
 
 
 def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPages:

@@ -252,7 +252,7 @@ class TrialsSection(Model):
         wording = Wording(
             "provider", "providers", "autonomous success" if self.autonomy else "success", names
         )
-        return lead_headline(rankings[0], wording, self._missing_caveats())
+        return lead_headline(rankings[0], wording, self._missing_caveats() + self._producer_caveats())
 
     def _missing_caveats(self) -> tuple[Caveat, ...]:
         """Planned trials without a result: each counts as a failure of its provider."""
@@ -264,6 +264,25 @@ class TrialsSection(Model):
         trials = "trial" if len(missing) == 1 else "trials"
         text = f"{len(missing)} planned {trials} {have} no result and count as failures: {each}."
         return (Caveat(kind="missing-trials", text=text),)
+
+    def _producer_caveats(self) -> tuple[Caveat, ...]:
+        """Figures a producer reported that benchsite's count over every planned trial does not equal:
+        a reader who saw the producer's number should know why this page's differs."""
+        differing = [
+            f"{run.id}: {f.name} {f.value} against {f.derived.numerator}/{f.derived.denominator}"
+            for run in self.scores.runs
+            for f in run.reported
+            if not f.agrees
+        ]
+        if not differing:
+            return ()
+        figures = "figure differs" if len(differing) == 1 else "figures differ"
+        text = (
+            f"{len(differing)} {figures} from the producer's own ({listed(differing)}): benchsite counts "
+            "every planned trial, errored and missing ones as failures; the run pages say how each was "
+            "computed."
+        )
+        return (Caveat(kind="producer-differs", text=text),)
 
     def breakdown(self) -> Breakdown | None:
         shown = {
