@@ -88,16 +88,18 @@ def result_row(line: str) -> TrialResultRow | None:
         return None
     if len({check.id for check in row.checks}) != len(row.checks):
         return None
-    if not no_duplicate_keys(line, _members(row), string_colons=1):
+    members = _MEMBERS + 2 * len(row.checks) + _COST_MEMBERS[row.cost.state] + _noted(row.interventions)
+    if not no_duplicate_keys(line, members, string_colons=1):
         return None  # the one certain colon in a string: the evaluator's 'sha256:'
-    for intervention in row.interventions:
-        if intervention.note is UNSET:
-            intervention.note = ""
     return row
 
 
-def _members(row: TrialResultRow) -> int:
-    """The object members the row holds, each counted once."""
-    notes = sum(intervention.note is not UNSET for intervention in row.interventions)
-    members = _MEMBERS + 2 * len(row.checks) + len(row.interventions) + notes
-    return members + _COST_MEMBERS[row.cost.state]
+def _noted(interventions: tuple[InterventionRow, ...]) -> int:
+    """The interventions' members, each counted once; an absent note then reads as the model's
+    default (a row refused after this is dropped, so filling it in first costs nothing)."""
+    members = 2 * len(interventions)
+    for intervention in interventions:
+        if intervention.note is UNSET:
+            intervention.note = ""
+            members -= 1
+    return members
