@@ -20,6 +20,7 @@ from generator.families.input_base import (
     Strict,
 )
 from generator.families.rules import rules_digest
+from generator.families.trials.fastrow import result_row
 from generator.families.trials.spec import CheckState, EvidenceKind, Observed, Terminal, TrialsSpec
 
 # --- the contract (seed 001), as its owner froze it ---------------------------------------------
@@ -221,6 +222,8 @@ class UnavailableCost(Strict):
 
 class TrialResult(Strict):
     """One line of ``results.jsonl``: one planned trial, as observed."""
+
+    fast_row = staticmethod(result_row)
 
     trial_id: str
     terminal: Terminal
