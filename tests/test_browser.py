@@ -763,6 +763,8 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     _poison_components(corpus / "je-validation")
     _poison_definitions(corpus / "recsys-grounding")
     _poison_trials(corpus / "vibe-delivery", root / "blind")
+    _poison_declaration(corpus / "quiz-inspect")  # imported: its producers' files are sealed as they are
+    _poison_runs(corpus / "quiz-inspect")
     for bench in (p for p in corpus.iterdir() if p.is_dir()):
         reseal(bench)
     out = root / "site"
