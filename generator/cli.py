@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from generator.build import BuildResult
     from generator.families.rubric import Explained
+    from generator.importers.model import Imported
     from generator.score.run import ScoreOptions
 
 HELP = {"help_option_names": ["-h", "--help"]}
@@ -533,11 +534,10 @@ def import_group() -> None:
 
 
 def _import(
-    read: Callable[[], object], into: Path, title: str | None, blind: bool, key_file: Path | None
+    read: Callable[[], Imported], into: Path, title: str | None, blind: bool, key_file: Path | None
 ) -> None:
     """Check the options, read the producer's files, write the folder, say what was written."""
     from generator.errors import OutputError
-    from generator.importers.model import Imported
     from generator.importers.write import Options, write
 
     if blind and key_file is None:
@@ -546,9 +546,7 @@ def _import(
         raise click.UsageError("--key applies only with --blind")
     if key_file is not None and key_file.exists():
         raise click.UsageError(f"{key_file}: already exists; --key writes a new file")
-    imported = read()
-    assert isinstance(imported, Imported)
-    written = write(imported, into, Options(title=title, blind=blind), str(into))
+    written = write(read(), into, Options(title=title, blind=blind), str(into))
     if key_file is not None:
         from generator.importers.write import pretty
 
@@ -602,7 +600,7 @@ def import_inspect_cmd(
 
     limit = _threshold(threshold)
 
-    def read() -> object:
+    def read() -> Imported:
         return inspect_log.read(logs, scorer=scorer, threshold=limit, allow_unfinished=allow_unfinished)
 
     _import(read, into, title, blind, key_file)
@@ -630,7 +628,7 @@ def import_lm_eval_cmd(
 
     limit = _threshold(threshold)
 
-    def read() -> object:
+    def read() -> Imported:
         return lm_eval_results.read(results_dir, metric=metric, threshold=limit)
 
     _import(read, into, title, blind, key_file)
@@ -667,7 +665,7 @@ def import_eee_cmd(
         )
     pairs = [(aggregate, instances[i : i + 1]) for i, aggregate in enumerate(aggregates)]
 
-    def read() -> object:
+    def read() -> Imported:
         return eee.read_many(pairs)
 
     _import(read, into, title, blind, key_file)

@@ -397,11 +397,10 @@ def run_files(
         "run.json": pretty(meta),
         "results.jsonl": "".join(text for _, text in sorted(lines)).encode("utf-8"),
     }
-    clash = set(files) & set(sources) | {SEAL} & set(sources)
+    clash = sorted(set(sources) & {*files, SEAL})
     if clash:
-        raise ProblemReport(
-            [Problem(file, "", f"a producer file is named {sorted(clash)[0]!r}, which a run folder uses")]
-        )
+        message = f"a producer file is named {clash[0]!r}, which a run folder uses"
+        raise ProblemReport([Problem(file, "", message)])
     return {**files, **sources}
 
 

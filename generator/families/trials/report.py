@@ -217,11 +217,8 @@ class TrialsSection(Model):
     @property
     def not_applicable(self) -> dict[str, str]:
         """Secondary rates the specification declares not applicable: metric field → why."""
-        fields = {"build_pass_rate": "build_pass", "boot_pass_rate": "boot_pass"}
-        fields |= {"all_functional_checks_pass_rate": "all_functional_checks_pass"}
-        fields |= {"zero_intervention_rate": "zero_intervention"}
         return {
-            fields[m.name]: m.why
+            m.name.removesuffix("_rate"): m.why
             for m in self.scoring.specification.secondary
             if isinstance(m, NotApplicable)
         }
