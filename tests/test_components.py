@@ -480,7 +480,8 @@ def test_cell_mean_sample_sd_and_n_against_hand_computation() -> None:
     five = [with_components(base, s, 1.0, 1.0, 1.0, 1.0, task="T-2") for s in range(1, 6)]
     single = [with_components(base, 1, 0.3, 0.3, 0.3, 0.3, subject="m-y")]
     baseline = [with_components(base, 1, 0.0, 0.0, 0.0, 0.0, subject="b", kind="flag_everything_baseline")]
-    got = {(c.task, c.subject): c for c in cells(four + five + single + baseline, minimum=5)}
+    everything = [episode_figure(e) for e in four + five + single + baseline]
+    got = {(c.task, c.subject): c for c in cells(everything, minimum=5)}
     assert sorted(got) == [("T-1", "m-x"), ("T-1", "m-y"), ("T-2", "m-x")]  # baselines are no cells
     cell = got[("T-1", "m-x")]
     assert (cell.seeds, cell.flagged) == (4, True)
@@ -516,7 +517,7 @@ def test_baselines_are_checked_against_the_declared_thresholds() -> None:
     )
     got = {
         (b.baseline, b.task): (b.threshold, b.passes, b.episodes)
-        for b in baselines(episodes, decl, seed_rules())
+        for b in baselines([episode_figure(e) for e in episodes], decl, seed_rules())
     }
     assert got == {
         ("flag_everything_baseline", "L1"): (0.35, True, 2),

@@ -1,11 +1,15 @@
-"""Aggregates of the components family: cells over seeds, subjects, baselines, judge agreement."""
+"""Aggregates of the components family: cells over seeds, subjects, baselines, judge agreement.
+
+Each is computed from a :class:`~generator.families.components.tally.Tally` (the ``…_of``
+functions), which a build folds from every run's share without keeping an episode; the functions
+named after the aggregate alone take the episodes themselves (``EpisodeFigure``) and tally them
+first, for a caller that holds them.
+"""
 
 from __future__ import annotations
 
-import statistics
-from collections import defaultdict
-from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 
 from generator.families.components.models import ComponentsDeclaration
 from generator.families.components.report import (
@@ -15,33 +19,11 @@ from generator.families.components.report import (
     ComponentSpreads,
     EpisodeResult,
     FamilyGrades,
-    Spread,
     SubjectRow,
 )
 from generator.families.components.spec import ComponentsRules
+from generator.families.components.tally import EpisodeFigure, Figures, Group, Tally
 from generator.figures.stats import rate
-
-
-class Figures(NamedTuple):
-    outcome: float | None
-    process: float | None
-    rationale: float | None
-    score: float | None
-
-
-class EpisodeFigure(NamedTuple):
-    """The few facts of an episode the aggregates need: what is kept instead of the row."""
-
-    task: str
-    level: str
-    subject: str
-    kind: str
-    seed: int
-    components: Figures
-    pass_bar: bool | None
-    fabricated: int
-    sme_pairs: tuple[tuple[float | None, int], ...]
-    """(judges' median, SME grade) per SME-graded criterion."""
 
 
 def episode_figure(e: EpisodeResult) -> EpisodeFigure:
@@ -61,92 +43,89 @@ def episode_figure(e: EpisodeResult) -> EpisodeFigure:
     )
 
 
-def spread(values: Sequence[float | None]) -> Spread:
-    present = [v for v in values if v is not None]
-    mean = statistics.fmean(present) if present else None
-    sd = statistics.stdev(present) if len(present) >= 2 else None
-    return Spread(mean=mean, sd=sd, n=len(present))
+def spreads(episodes: Iterable[EpisodeFigure]) -> ComponentSpreads:
+    """Mean, standard deviation and n of each figure over ``episodes`` (one group)."""
+    group = Group("")
+    for e in episodes:
+        group.add(e)
+    return group.spreads()
 
 
-def spreads(episodes: Sequence[EpisodeFigure]) -> ComponentSpreads:
-    pick: Callable[[str], list[float | None]] = lambda name: [getattr(e.components, name) for e in episodes]  # noqa: E731
-    return ComponentSpreads(
-        outcome=spread(pick("outcome")),
-        process=spread(pick("process")),
-        rationale=spread(pick("rationale")),
-        score=spread(pick("score")),
-    )
+def cells(episodes: Iterable[EpisodeFigure], minimum: int, tasks: Sequence[str] = ()) -> tuple[Cell, ...]:
+    """:func:`cells_of` the episodes' tally."""
+    return cells_of(Tally.of(episodes), minimum, tasks)
 
 
-def _groups(
-    episodes: Sequence[EpisodeFigure], key: Callable[[EpisodeFigure], tuple[str, ...]]
-) -> dict[tuple[str, ...], list[EpisodeFigure]]:
-    groups: dict[tuple[str, ...], list[EpisodeFigure]] = defaultdict(list)
-    for episode in episodes:
-        groups[key(episode)].append(episode)
-    return dict(sorted(groups.items()))
-
-
-def cells(episodes: Sequence[EpisodeFigure], minimum: int, tasks: Sequence[str] = ()) -> tuple[Cell, ...]:
+def cells_of(tally: Tally, minimum: int, tasks: Sequence[str] = ()) -> tuple[Cell, ...]:
     """Every declared task × every model, over seeds: a task a model skipped is a flagged empty cell."""
-    models = [e for e in episodes if e.kind == "model"]
-    groups = _groups(models, lambda e: (e.task, e.subject))
+    groups = dict(tally.cells)
     for task in tasks:
-        for subject in {e.subject for e in models}:
-            groups.setdefault((task, subject), [])
+        for subject in {subject for _, subject in tally.cells}:
+            groups.setdefault((task, subject), Group(""))
     return tuple(
         Cell(
             task=task,
             subject=subject,
-            seeds=len({e.seed for e in group}),
-            flagged=len({e.seed for e in group}) < minimum,
-            spreads=spreads(group),
+            seeds=len(group.seeds),
+            flagged=len(group.seeds) < minimum,
+            spreads=group.spreads(),
         )
-        for (task, subject), group in sorted(groups.items())
+        for (task, subject), group in sorted(groups.items(), key=lambda item: item[0])
     )
 
 
 def leaderboard(
-    episodes: Sequence[EpisodeFigure], minimum: int, tasks: Sequence[str]
+    episodes: Iterable[EpisodeFigure], minimum: int, tasks: Sequence[str]
 ) -> tuple[SubjectRow, ...]:
-    rows = []
-    for (subject,), group in _groups(episodes, lambda e: (e.subject,)).items():
-        scored = [e for e in group if e.pass_bar is not None]
-        per_cell = _groups(group, lambda e: (e.task,))
-        rows.append((subject, group, spreads(group), scored, per_cell))
+    """:func:`leaderboard_of` the episodes' tally (its models' episodes)."""
+    return leaderboard_of(Tally.of(episodes), minimum, tasks)
 
-    def order(row: tuple[str, list[EpisodeFigure], ComponentSpreads, list[EpisodeFigure], dict]) -> tuple:  # type: ignore[type-arg]
+
+def leaderboard_of(tally: Tally, minimum: int, tasks: Sequence[str]) -> tuple[SubjectRow, ...]:
+    """One row per model, over its cells, ordered by mean score, then mean outcome, then id."""
+    subjects: dict[str, Group] = {}
+    seeds: dict[tuple[str, str], int] = {}
+    for (task, subject), cell in tally.cells.items():
+        subjects.setdefault(subject, Group("")).absorb(cell)
+        seeds[subject, task] = len(cell.seeds)
+    rows = [(subject, group, group.spreads()) for subject, group in sorted(subjects.items())]
+
+    def order(row: tuple[str, Group, ComponentSpreads]) -> tuple[float, float, str]:
         s = row[2]
         return (-(s.score.mean or 0.0), -(s.outcome.mean or 0.0), row[0])
 
-    out = []
-    for position, (subject, group, sp, scored, per_cell) in enumerate(sorted(rows, key=order), start=1):
-        out.append(
-            SubjectRow(
-                position=position,
-                subject=subject,
-                episodes=len(group),
-                spreads=sp,
-                pass_bar=rate(sum(bool(e.pass_bar) for e in scored), len(scored)),
-                fabricated_citations=sum(e.fabricated for e in group),
-                episodes_with_fabrication=sum(bool(e.fabricated) for e in group),
-                flagged_cells=sum(len({e.seed for e in per_cell.get((t,), [])}) < minimum for t in tasks),
-            )
+    return tuple(
+        SubjectRow(
+            position=position,
+            subject=subject,
+            episodes=group.episodes,
+            spreads=sp,
+            pass_bar=rate(group.passed, group.scored),
+            fabricated_citations=group.fabricated,
+            episodes_with_fabrication=group.with_fabrication,
+            flagged_cells=sum(seeds.get((subject, t), 0) < minimum for t in tasks),
         )
-    return tuple(out)
+        for position, (subject, group, sp) in enumerate(sorted(rows, key=order), start=1)
+    )
 
 
 def baselines(
-    episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
+    episodes: Iterable[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
+) -> tuple[BaselineCheck, ...]:
+    """:func:`baselines_of` the episodes' tally."""
+    return baselines_of(Tally.of(episodes), decl, rules)
+
+
+def baselines_of(
+    tally: Tally, decl: ComponentsDeclaration, rules: ComponentsRules
 ) -> tuple[BaselineCheck, ...]:
     """Each anti-gaming baseline per task, against the threshold the benchmark declares, on the levels
     (and, unless the specification says otherwise, only the tasks with a seeded defect) it names."""
     checks = []
-    base = [e for e in episodes if e.kind != "model"]
     clean = {t.id for t in decl.tasks if not t.seeded_defects}
-    for (kind, task), group in _groups(base, lambda e: (e.kind, e.task)).items():
-        level = group[0].level
-        sp = spreads(group)
+    for (kind, task), group in sorted(tally.baselines.items(), key=lambda item: item[0]):
+        level = group.level
+        sp = group.spreads()
         threshold: float | None
         if kind == "flag_everything_baseline":
             threshold = decl.anti_gaming.flag_everything_max_outcome
@@ -161,7 +140,7 @@ def baselines(
                 task=task,
                 level=level,
                 baseline=kind,
-                episodes=len(group),
+                episodes=group.episodes,
                 spreads=sp,
                 threshold=threshold,
                 passes=passes,
@@ -172,13 +151,19 @@ def baselines(
 
 def weighted_kappa(pairs: Sequence[tuple[int, int]], categories: int = 4) -> float | None:
     """Quadratic-weighted Cohen's kappa of two raters over ordinal grades 0 … categories−1."""
-    n = len(pairs)
+    return weighted_kappa_of(Counter(pairs), categories)
+
+
+def weighted_kappa_of(pairs: Mapping[tuple[int, int], int], categories: int = 4) -> float | None:
+    """:func:`weighted_kappa` of pairs given as (x, y) → how many: the same integer sums, the same
+    divisions in the same order, so the same float."""
+    n = sum(pairs.values())
     if n == 0:
         return None
-    a = [sum(1 for x, _ in pairs if x == i) for i in range(categories)]
-    b = [sum(1 for _, y in pairs if y == i) for i in range(categories)]
+    a = [sum(c for (x, _), c in pairs.items() if x == i) for i in range(categories)]
+    b = [sum(c for (_, y), c in pairs.items() if y == i) for i in range(categories)]
     scale = (categories - 1) ** 2
-    observed = sum((x - y) ** 2 for x, y in pairs) / scale / n
+    observed = sum(c * (x - y) ** 2 for (x, y), c in pairs.items()) / scale / n
     expected = (
         sum(a[i] * b[j] * (i - j) ** 2 for i in range(categories) for j in range(categories)) / scale / n**2
     )
@@ -186,28 +171,26 @@ def weighted_kappa(pairs: Sequence[tuple[int, int]], categories: int = 4) -> flo
 
 
 def agreement(
-    episodes: Sequence[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
+    episodes: Iterable[EpisodeFigure], decl: ComponentsDeclaration, rules: ComponentsRules
 ) -> Agreement:
+    """:func:`agreement_of` the episodes' tally."""
+    return agreement_of(Tally.of(episodes), decl, rules)
+
+
+def agreement_of(tally: Tally, decl: ComponentsDeclaration, rules: ComponentsRules) -> Agreement:
     """Judge–SME agreement, and the task families under the specification's bar of graded rationales."""
     bar = rules.sme_bar
     families = {t.id: t.family for t in decl.tasks}
-    pairs: list[tuple[int, int]] = []
-    skipped = 0
     graded: dict[str, int] = defaultdict(int)
-    for e in episodes:
-        if not e.sme_pairs:
-            continue
-        graded[families[e.task]] += 1
-        for judge, grade in e.sme_pairs:
-            if judge is None or judge != int(judge):
-                skipped += 1
-                continue
-            pairs.append((int(judge), grade))
+    for task, n in tally.graded.items():
+        graded[families[task]] += n
+    pairs, skipped = tally.pairs, tally.skipped
     family_rows = tuple(
         FamilyGrades(family=f, graded_rationales=graded.get(f, 0), under_bar=graded.get(f, 0) < bar)
         for f in sorted(set(families.values()))
     )
-    if not pairs:
+    total = sum(pairs.values())
+    if not total:
         return Agreement(
             measured=False,
             pairs=0,
@@ -218,16 +201,16 @@ def agreement(
             unmeasured_families=tuple(f.family for f in family_rows if f.graded_rationales == 0),
             note="Judge agreement not measured: no SME grades supplied",
         )
-    exact = rate(sum(x == y for x, y in pairs), len(pairs))
+    exact = rate(sum(c for (x, y), c in pairs.items() if x == y), total)
     under = [f.family for f in family_rows if f.under_bar]
     note = "Judge agreement measured" + (
         f"; under the {bar}-rationale bar: {', '.join(under)}" if under else ""
     )
     return Agreement(
         measured=True,
-        pairs=len(pairs),
+        pairs=total,
         exact=exact,
-        weighted_kappa=weighted_kappa(pairs),
+        weighted_kappa=weighted_kappa_of(pairs),
         skipped_non_integral=skipped,
         families=family_rows,
         unmeasured_families=tuple(f.family for f in family_rows if f.graded_rationales == 0),

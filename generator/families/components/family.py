@@ -19,12 +19,11 @@ from generator.families.base import (
     read_run_meta,
 )
 from generator.families.components.aggregate import (
-    EpisodeFigure,
-    agreement,
-    baselines,
-    cells,
+    agreement_of,
+    baselines_of,
+    cells_of,
     episode_figure,
-    leaderboard,
+    leaderboard_of,
 )
 from generator.families.components.drift import ComponentsChanges, drift_changes
 from generator.families.components.models import (
@@ -65,6 +64,7 @@ from generator.families.components.spec import (
     explain,
     seed_rules,
 )
+from generator.families.components.tally import GroupShare, Tally
 from generator.families.specs import SpecSource, resolve
 from generator.figures.disclosures import BlindRecord, Disclosures, Interpretation, ProvenanceHash
 from generator.figures.model import Model
@@ -319,11 +319,20 @@ def _drift_row(judge: str, criterion: str, batch: str, c: tuple[int, int, int, i
 
 
 class ComponentsPart(Model):
-    """One run's share of the aggregates: its episodes' figures, units and judges."""
+    """One run's share of the aggregates: its units, the sums of its episodes' figures per task
+    (``tally``), its SME pairs counted, and its judges. Never the episodes themselves."""
 
     subject: str
+    kind: str
     units: tuple[Unit, ...]
-    figures: tuple[EpisodeFigure, ...]
+    groups: tuple[GroupShare, ...]
+    """One per task the run holds episodes of (:mod:`generator.families.components.tally`)."""
+    graded: tuple[tuple[str, int], ...]
+    """(task, episodes with SME grades)."""
+    pairs: tuple[tuple[int, int, int], ...]
+    """(judges' median, SME grade, how many such pairs)."""
+    skipped: int
+    """SME-graded criteria whose judges' median is missing or not integral."""
     judges: tuple[str, ...]
     judge_counts: JudgeCounts
 
@@ -346,7 +355,8 @@ class ComponentsState:
     focus: frozenset[str]
     """Task families that declare a focus criterion."""
     owners: dict[tuple[str, str], str] = field(default_factory=dict)
-    figures: list[EpisodeFigure] = field(default_factory=list)
+    sums: Tally = field(default_factory=Tally)
+    """The sums every aggregate is computed from, folded run by run (never an episode)."""
     judges: set[str] = field(default_factory=set)
     units: dict[tuple[str, str, int], str] = field(default_factory=dict)
     batches: dict[str, JudgeCounts] = field(default_factory=dict)
@@ -460,11 +470,15 @@ class ComponentsFamily(
         if problems or meta is None:
             return problems.result(None)
         judges = tuple(sorted({judge for e in results for judge in e.judges}))
-        figures = tuple(episode_figure(e) for e in results)
+        sums = Tally.of(episode_figure(e) for e in results)
         part = ComponentsPart(
             subject=meta.subject,
+            kind=meta.kind,
             units=tuple(units.values()),
-            figures=figures,
+            groups=sums.shares(),
+            graded=tuple(sums.graded.items()),
+            pairs=tuple((judge, grade, n) for (judge, grade), n in sums.pairs.items()),
+            skipped=sums.skipped,
             judges=judges,
             judge_counts=judge_counts(scored),
         )
@@ -502,7 +516,7 @@ class ComponentsFamily(
         for unit in share.units:
             tally.units[share.subject, unit.task, unit.seed] = unit.episode_id
             tally.owners[share.subject, unit.episode_id] = run_id
-        tally.figures.extend(share.figures)
+        tally.sums.merge(share.kind, share.subject, share.groups, share.graded, share.pairs, share.skipped)
         tally.judges.update(share.judges)
         tally.batches[run_id] = share.judge_counts
         return []
@@ -511,7 +525,7 @@ class ComponentsFamily(
         self, bench: Bench, state: ComponentsState, runs: list[RunSummary]
     ) -> Result[Finished[ComponentsSection]]:
         decl, tally = bench.declaration, state
-        rules, source, episodes = tally.rules, tally.source, tally.figures
+        rules, source, sums = tally.rules, tally.source, tally.sums
         task_ids = [t.id for t in decl.tasks]
         minimum = rules.minimum_seeds
         scoring = source.disclosed(ComponentsScoring, rules.spec, explain(rules.spec), PARAMETERS)
@@ -520,10 +534,10 @@ class ComponentsFamily(
             scoring=scoring,
             tasks=tuple(tally.tasks[t] for t in task_ids),
             minimum_seeds=minimum,
-            leaderboard=leaderboard([e for e in episodes if e.kind == "model"], minimum, task_ids),
-            cells=cells(episodes, minimum, task_ids),
-            baselines=baselines(episodes, decl, rules),
-            agreement=agreement(episodes, decl, rules),
+            leaderboard=leaderboard_of(sums, minimum, task_ids),
+            cells=cells_of(sums, minimum, task_ids),
+            baselines=baselines_of(sums, decl, rules),
+            agreement=agreement_of(sums, decl, rules),
             focus=decl.focus,
             judge_drift=judge_drift(tally.batches),
             runs=tuple(sorted(runs, key=lambda r: r.id)),
@@ -543,7 +557,6 @@ def _interpretations(source: SpecSource) -> tuple[Interpretation, ...]:
 def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
     contract, decl = bench.contract, bench.declaration
     judges = sorted(tally.judges)
-    episodes = tally.figures
     source = decl.provenance_sources.get("source_sha256")
     blind = BlindRecord(
         subjects_blind=False,
@@ -556,7 +569,7 @@ def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsStat
         identities_revealed=False,
         scores_frozen_in=None,
     )
-    unscored = sum(e.components.rationale is None for e in episodes)
+    unscored = tally.sums.unscored
     flagged = sum(c.flagged for c in section.cells)
     return Disclosures(
         status=None,
