@@ -29,6 +29,7 @@ QUIET_NAMES = [
     ["Mistral Wave"],  # m and w, two letters each in the letters
     ["Contoso", "Fabrikam Tools"],
     ["Runs Data"],  # both common: the whole name, with its space
+    ["Con{toso} Labs", "Tailspin"],  # a byte needle holding where a row file is cut
 ]
 LINES = [
     "\n",
@@ -113,12 +114,15 @@ def test_the_letters_map_each_byte_alone_and_either_case_alike() -> None:
     every = bytes(range(256))
     assert blind_scan._ascii_letters(every) == b"".join(blind_scan._ascii_letters(bytes([b])) for b in every)
     assert blind_scan._ascii_letters(every.lower()) == blind_scan._ascii_letters(every)
+    for cut in (b"\n", b"{"):  # where the quiet pass cuts a file into its distinct parts
+        assert blind_scan._ascii_letters(cut) == cut
 
 
 @EXAMPLES
 @given(page=pages, names=st.sampled_from(QUIET_NAMES))
 @example(page=("b/x/index.html", b"<td>North</td>\n<td>wind</td>"), names=QUIET_NAMES[0])
 @example(page=("b/x/index.html", b"open\nlabs"), names=["Open\nLabs Cloud"])
+@example(page=("b/x/index.html", b"<p>Open\nLabs Cloud</p>\n<p>Open</p>"), names=["Open\nLabs Cloud"])
 @example(page=("b/x/ml.html", b"<p>ab"), names=["TML Ab"])
 @example(page=("b/x/index.html", "<p>Nor×thwind</p>".encode()), names=QUIET_NAMES[0])
 def test_a_quiet_page_passes_the_steps_it_stands_for(page: tuple[str, bytes], names: list[str]) -> None:
@@ -133,6 +137,7 @@ def test_a_quiet_page_passes_the_steps_it_stands_for(page: tuple[str, bytes], na
 @given(rows=rows, names=st.sampled_from(QUIET_NAMES))
 @example(rows=("data/runs/b/run-1.json", b'{"a":"rnistral"}'), names=["Mistral Wave"])
 @example(rows=("data/runs/b/run-1.json", b'{"a":"contoso\\n"}'), names=["Contoso"])
+@example(rows=("data/runs/b/run-1.json", b'[{"a":"Tail"},{"a":"spin"},{"b":"Tail"}]'), names=["Tailspin"])
 def test_a_quiet_row_file_passes_the_steps_it_stands_for(rows: tuple[str, bytes], names: list[str]) -> None:
     rel, data = rows
     quiet, least, row_needles, _ = _scan_parts(names)

@@ -671,34 +671,58 @@ class _Quiet:
         reach = max(map(len, (*images, *(rows or ()), *(pages or ()))), default=0)
         return cls(images, rows, pages, tuple(words), reach)
 
-    def _holds(self, needles: tuple[bytes, ...], rel: str, letters: bytes, lines: bytes) -> bool:
-        """Whether the letters of ``rel`` and its line break followed by ``letters`` (those of the
-        file) hold one of ``needles``; ``lines`` are the distinct lines of ``letters``."""
-        head = _ascii_letters(f"{rel}\n".encode()) + letters[: self.reach]
-        return any(n in head or n in (letters if b"\n" in n else lines) for n in needles)
+    def _head(self, rel: str, data: bytes) -> bytes:
+        """The letters of ``rel``, its line break and the file's first ``reach`` letters at least:
+        where a needle that begins in the name ends (the letters drop the markup residue, so a few
+        more bytes of the file may be needed)."""
+        size = max(self.reach, 1)
+        while len(first := _ascii_letters(data[:size])) < self.reach and size < len(data):
+            size *= 2
+        return _ascii_letters(f"{rel}\n".encode()) + first
+
+    @staticmethod
+    def _holds(needles: tuple[bytes, ...], head: bytes, data: bytes, cut: bytes, letters: bytes) -> bool:
+        """Whether ``head`` holds one of ``needles``, or the letters of ``data`` do; ``letters`` are
+        those of its distinct parts (:func:`_parts`) between one ``cut`` and the next, which hold
+        every needle without ``cut`` that ``data``'s letters hold (:func:`_ascii_letters` keeps
+        ``cut``: such a needle lies within one part). A needle with ``cut`` is looked for in all
+        the letters."""
+        return any(n in head or n in (_ascii_letters(data) if cut in n else letters) for n in needles)
 
     def rows_quiet(self, rel: str, data: bytes) -> bool:
-        """True only if a row file passes the byte needles and :func:`_rows_show_none`."""
+        """True only if a row file passes the byte needles and :func:`_rows_show_none`. Its parts are
+        read between ``{``: a run's attempts repeat their checks' objects."""
         if self.rows is None or not (rel.isascii() and rel.isprintable() and data.isascii()):
             return False
         if b"\\" in data or data.lstrip(b" \t\n\r")[:1] not in (b"{", b"["):
             return False
-        letters = _ascii_letters(data)
-        return not self._holds(self.rows, rel, letters, letters) and _is_json(data)
+        letters = _ascii_letters(_parts(data, b"{"))
+        return not self._holds(self.rows, self._head(rel, data), data, b"{", letters) and _is_json(data)
 
     def page_quiet(self, rel: str, data: bytes) -> bool:
         """True only if a page passes the byte needles and :func:`_page_shows_none` (whose page is
-        here taken only when every non-ASCII run stays as it is written)."""
-        if self.pages is None or _BARE_AMPERSAND.search(data):
+        here taken only when every non-ASCII run stays as it is written). All but the head is read
+        in the page's distinct lines: an ``&`` and what follows it, a run of non-ASCII bytes, the
+        letters of each byte (:func:`_ascii_letters`, which keeps a line break) are each within
+        one line."""
+        if self.pages is None:
             return False
-        if not data.isascii() and not all(map(_stays, set(data.translate(_ASCII_BLANK).split()))):
+        distinct = _parts(data, b"\n")
+        if _BARE_AMPERSAND.search(distinct):
             return False
-        letters = _ascii_letters(data)
-        lines = b"\n".join(set(letters.split(b"\n")))
-        if self._holds(self.pages, rel, letters, lines):
+        if not distinct.isascii() and not all(map(_stays, set(distinct.translate(_ASCII_BLANK).split()))):
             return False
-        edges = _TagEdges(lines, max(map(len, self.words)))
+        letters = _ascii_letters(distinct)
+        if self._holds(self.pages, self._head(rel, data), data, b"\n", letters):
+            return False
+        edges = _TagEdges(letters, max(map(len, self.words)))
         return not any(edges.spelled(word) for word in self.words)
+
+
+def _parts(data: bytes, cut: bytes) -> bytes:
+    """The distinct parts of ``data`` between one ``cut`` and the next, once each, ``cut`` between
+    them (in no particular order)."""
+    return cut.join(set(data.split(cut)))
 
 
 @cache
