@@ -67,8 +67,9 @@ no text that may be drawn in another order (:func:`reordered`) takes one.
   steps above look at each one several times: the byte needles in its lower-cased bytes, then the
   loose needles or words in its letters, then the tags. The least of all those needles, as their
   images in the file's letters (:func:`_ascii_letters` maps each byte alone), are looked for once
-  in the letters (a page's distinct lines: its table repeats them), and the tags of a page are read
-  in its distinct lines too; a file in which none shows is passed, any other takes the steps.
+  in the letters of its distinct parts (a page's lines: its table repeats them; a row file's
+  objects, cut at ``{``), and the tags of a page are read in its distinct lines too; a file in
+  which none shows is passed, any other takes the steps.
 - Pattern rewrites that match the same text: the separating tags' names as a trie (the lookahead
   after the name lets at most one name match), and the quoted inside of a tag possessive (the
   only run followed by ``>`` is the longest).
