@@ -63,6 +63,13 @@ no text that may be drawn in another order (:func:`reordered`) takes one.
   (:class:`_TagEdges`, by bisection in the sorted text around the tags). A needle can also begin
   in the file name and go on in the page (``index.html`` + ``ab`` reads "html ab"): a page whose
   name ends with a needle's first words takes the full text.
+- *The quiet pass* (:class:`_Quiet`, issue 33). Most row files and pages show nothing, and the
+  steps above look at each one several times: the byte needles in its lower-cased bytes, then the
+  loose needles or words in its letters, then the tags. The least of all those needles, as their
+  images in the file's letters (:func:`_ascii_letters` maps each byte alone), are looked for once
+  in the letters of its distinct parts (a page's lines: its table repeats them; a row file's
+  objects, cut at ``{``), and the tags of a page are read in its distinct lines too; a file in
+  which none shows is passed, any other takes the steps.
 - Pattern rewrites that match the same text: the separating tags' names as a trie (the lookahead
   after the name lets at most one name match), and the quoted inside of a tag possessive (the
   only run followed by ``>`` is the longest).
@@ -606,6 +613,127 @@ def _page_shows_none(data: bytes, words: list[bytes]) -> bool:
     return not any(edges.spelled(word) for word in words)
 
 
+def _least_of(needles: Iterable[bytes]) -> tuple[bytes, ...]:
+    """The needles none of the others holds: a text holds one of ``needles`` only if it holds one
+    of these."""
+    distinct = set(needles)
+    return tuple(sorted(n for n in distinct if not any(m in n for m in distinct if m != n)))
+
+
+_WHITE = frozenset(b" \t\n\r\x0b\x0c")
+
+
+@dataclass(frozen=True)
+class _Quiet:
+    """The usual answer for a row file or an HTML page, "nothing here", found in one pass of the
+    fewest needles over the file's ASCII letters (:func:`_ascii_letters`), where the steps of
+    :func:`find_revealed` that it stands for take several.
+
+    Those steps are: the byte needles (``least``) in the lower-cased name and bytes; then, for a row
+    file, the loose needles in the loose form of its name and bytes (:func:`_rows_show_none`); for a
+    page, the words in its letters and across its tags (:func:`_page_shows_none`). Each test below
+    answers True only where they all let the file pass; anywhere else the steps run as before, so
+    the scan's answer is the same whatever this answers.
+
+    - :func:`_ascii_letters` maps each byte to a fixed string, the lower- and upper-case letter
+      alike (``tests/test_blind_scan_quiet.py``), so a byte needle in the lower-cased bytes puts its
+      own image in the letters: an image that is absent rules the byte needle out.
+    - A needle none of whose images holds white space lies in one run of the loose form between
+      white space, which collapsing leaves as it is: absent from the letters, it is absent from the
+      loose form too.
+    - Of a set of needles only the least (:func:`_least_of`) need be looked for.
+    - A page repeats its lines (a run's table, row after row, is a few distinct lines): a needle,
+      word or tag edge without a line break lies within one line, so the distinct lines, once each,
+      show the same ones as the page (a word is letters, and what stands right before a ``<`` or
+      after a ``>`` matters to :class:`_TagEdges` only as far as it is letters).
+    - The name and the first bytes (``head``) are looked at apart: a needle may begin in the name.
+    """
+
+    images: tuple[bytes, ...]
+    """The letters of each byte needle (:func:`_ascii_letters`)."""
+    rows: tuple[bytes, ...] | None
+    """The least of ``images`` and the row needles; None when the row step does not apply or one
+    of them holds white space (the loose form collapses it)."""
+    pages: tuple[bytes, ...] | None
+    """The least of ``images`` and the words of the page step; None when that step does not apply."""
+    words: tuple[bytes, ...]
+    reach: int
+    """How far a needle can reach from the name into the file: the longest needle's length."""
+
+    @classmethod
+    def of(cls, least: Iterable[bytes], row_needles: list[bytes] | None, words: list[bytes]) -> _Quiet:
+        images = tuple(sorted({_ascii_letters(n) for n in least}))
+        rows = None
+        if row_needles is not None:
+            rows = _least_of((*images, *row_needles))
+            if any(_WHITE.intersection(n) for n in rows):
+                rows = None
+        pages = _least_of((*images, *words)) if words else None
+        reach = max(map(len, (*images, *(rows or ()), *(pages or ()))), default=0)
+        return cls(images, rows, pages, tuple(words), reach)
+
+    def _head(self, rel: str, data: bytes) -> bytes:
+        """The letters of ``rel``, its line break and the file's first ``reach`` letters at least:
+        where a needle that begins in the name ends (the letters drop the markup residue, so a few
+        more bytes of the file may be needed)."""
+        size = max(self.reach, 1)
+        while len(first := _ascii_letters(data[:size])) < self.reach and size < len(data):
+            size *= 2
+        return _ascii_letters(f"{rel}\n".encode()) + first
+
+    @staticmethod
+    def _holds(needles: tuple[bytes, ...], head: bytes, data: bytes, cut: bytes, letters: bytes) -> bool:
+        """Whether ``head`` holds one of ``needles``, or the letters of ``data`` do; ``letters`` are
+        those of its distinct parts (:func:`_parts`) between one ``cut`` and the next, which hold
+        every needle without ``cut`` that ``data``'s letters hold (:func:`_ascii_letters` keeps
+        ``cut``: such a needle lies within one part). A needle with ``cut`` is looked for in all
+        the letters."""
+        return any(n in head or n in (_ascii_letters(data) if cut in n else letters) for n in needles)
+
+    def rows_quiet(self, rel: str, data: bytes) -> bool:
+        """True only if a row file passes the byte needles and :func:`_rows_show_none`. Its parts are
+        read between ``{``: a run's attempts repeat their checks' objects."""
+        if self.rows is None or not (rel.isascii() and rel.isprintable() and data.isascii()):
+            return False
+        if b"\\" in data or data.lstrip(b" \t\n\r")[:1] not in (b"{", b"["):
+            return False
+        letters = _ascii_letters(_parts(data, b"{"))
+        return not self._holds(self.rows, self._head(rel, data), data, b"{", letters) and _is_json(data)
+
+    def page_quiet(self, rel: str, data: bytes) -> bool:
+        """True only if a page passes the byte needles and :func:`_page_shows_none` (whose page is
+        here taken only when every non-ASCII run stays as it is written). All but the head is read
+        in the page's distinct lines: an ``&`` and what follows it, a run of non-ASCII bytes, the
+        letters of each byte (:func:`_ascii_letters`, which keeps a line break) are each within
+        one line."""
+        if self.pages is None:
+            return False
+        distinct = _parts(data, b"\n")
+        if _BARE_AMPERSAND.search(distinct):
+            return False
+        if not distinct.isascii() and not all(map(_stays, set(distinct.translate(_ASCII_BLANK).split()))):
+            return False
+        letters = _ascii_letters(distinct)
+        if self._holds(self.pages, self._head(rel, data), data, b"\n", letters):
+            return False
+        edges = _TagEdges(letters, max(map(len, self.words)))
+        return not any(edges.spelled(word) for word in self.words)
+
+
+def _parts(data: bytes, cut: bytes) -> bytes:
+    """The distinct parts of ``data`` between one ``cut`` and the next, once each, ``cut`` between
+    them (in no particular order)."""
+    return cut.join(set(data.split(cut)))
+
+
+@cache
+def _stays(run: bytes) -> bool:
+    """Whether a run of non-ASCII bytes is one :func:`_page_shows_none` keeps as it is written (every
+    character of it separates)."""
+    fold = _as_letters(run.decode("utf-8", "replace"))
+    return fold is not None and fold.encode("utf-8") == run
+
+
 def _named(named: str, needles: Iterable[str]) -> bool:
     """Whether a needle shows in a file's name, or may begin there and go on in its text (both
     loose)."""
@@ -668,16 +796,19 @@ def find_revealed(
     least, plain = needles.least, needles.loose
     row_needles = plain if plain is not None and not any(map(_number_like, plain)) else None
     words = sorted({max(b.split(), key=len) for b in plain or []})  # a word of every plain needle
+    quiet = _Quiet.of(least, row_needles, words)
     for rel, read in files:
         data = read()
+        rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
+        page = bool(words) and rel.endswith(".html") and not _named(loose(rel), map(bytes.decode, words))
+        if (rows and quiet.rows_quiet(rel, data)) or (page and quiet.page_quiet(rel, data)):
+            continue  # what the steps below would decide, in one pass of fewer needles
         haystack = (rel + "\n").encode("utf-8").lower() + data.lower()
         if any(n in haystack for n in least):
             found = [n.decode("utf-8", "replace") for n in needles.bytes_ if n in haystack]
             return rel, max(sorted(found), key=len)
-        rows = row_needles is not None and rel.endswith(".json") and ROWS_FOLDER in rel
         if rows and row_needles is not None and _rows_show_none(rel, data, row_needles):
             continue
-        page = bool(words) and rel.endswith(".html") and not _named(loose(rel), map(bytes.decode, words))
         if page and _page_shows_none(data, words):
             continue
         shown = _shown(reader_text(rel, data), needles)
