@@ -6,9 +6,10 @@ direct one, in one process, on the same scored rows.
 Scores ``--rows`` points attempts and ``--rows`` components episodes drawn by the example corpus's
 own row builders (``scripts/make_example_corpus.attempt`` and ``episode``, as ``make_corpus.py``
 draws a scale corpus; a third of the attempts carry a producer's outcome, so some disagree) with
-the families' own scoring (``score_attempt``, ``episode_result``), and trials rows of the example
-corpus's trials benchmark as a build reads them. Then writes each family's rows ``--repeat`` times
-each way, alternating, as ``b.rows`` does on a run page (``html_rows``: one str of the page's rows):
+the families' own scoring (``score_attempt``, ``episode_result``), and ``--rows`` trials drawn by
+its ``trial_result`` and scored by ``trial_row`` (one in twenty missing; two providers' names
+revealed). Then writes each family's rows ``--repeat`` times each way, alternating, as ``b.rows``
+does on a run page (``html_rows``: one str of the page's rows):
 
 - generic: the family's writer over ``HtmlCells`` pieces, a Markup per piece (a subclass of
   ``HtmlCells``, which the row writers never take their direct path for);
@@ -42,8 +43,21 @@ from generator.families.points.rows import points_rows
 from generator.families.points.scoring import score_attempt
 from generator.families.points.spec import builtin_spec
 from generator.families.rows import HtmlCells, RowWriter
+from generator.families.trials.models import PlannedTrial, TrialResult
+from generator.families.trials.report import RevealedName, RevealRecord, TrialRow
+from generator.families.trials.rows import trials_rows
+from generator.families.trials.scoring import trial_row
 from generator.render.single import ON_PAGE
-from scripts.make_example_corpus import SUBJECTS, TASKS, attempt, episode, je_tasks
+from scripts.make_example_corpus import (
+    PROMPTS,
+    PROVIDERS,
+    SUBJECTS,
+    TASKS,
+    attempt,
+    episode,
+    je_tasks,
+    trial_result,
+)
 
 DETERMINISTIC = "Deterministic (of 90)"
 DETECTION = "Detection (TP/FP/FN · F1 · type acc. · exactness)"
@@ -91,6 +105,33 @@ def components(rows: int, rng: random.Random) -> list[Any]:
     return scored
 
 
+def trials(rows: int, rng: random.Random) -> list[TrialRow]:
+    """``rows`` scored trials: results drawn by ``make_example_corpus.trial_result`` for a plan over its
+    providers and prompts, one in twenty missing (a failure with its own code)."""
+    prompts = sorted(PROMPTS)
+    scored = []
+    for i in range(rows):
+        prompt = prompts[i % len(prompts)]
+        planned = PlannedTrial(
+            trial_id=f"t{i:06d}",
+            prompt_id=prompt,
+            prompt_corpus_version="prompts-2026.10",
+            provider=PROVIDERS[i % len(PROVIDERS)],
+        )
+        result = trial_result(rng, planned.model_dump(), rng.uniform(0.4, 0.9))
+        read = None if rng.random() < 0.05 else TrialResult.model_validate_json(json.dumps(result))
+        scored.append(trial_row(planned, read, None if read is None else "run-1", PROMPTS[prompt]))
+    return scored
+
+
+REVEAL = RevealRecord(
+    scores_version="v1",
+    scores_sha256="0" * 64,
+    names=(RevealedName(provider="P-A", name="Provider <A>"), RevealedName(provider="P-C", name="c_3")),
+)
+"""Two providers' names revealed, so their cells carry them."""
+
+
 def page(write: RowWriter, cells: HtmlCells, *args: Any) -> str:
     """What ``html_rows`` makes of a page's rows (without the template's context)."""
     return "".join(write(cells, *args))
@@ -136,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.rows} rows a family; best (median) of {args.repeat}")
     measure("points", points_rows, attempts, (labels(), DETERMINISTIC), args.repeat)
     measure("components", components_rows, episodes, (DETECTION, PROCESS), args.repeat)
+    measure("trials", trials_rows, trials(args.rows, rng), (REVEAL,), args.repeat)
     return 0
 
 

@@ -16,9 +16,13 @@ from hypothesis import strategies as st
 
 from generator.families.components.report import Components, CriterionScore, EpisodeResult
 from generator.families.components.rows import components_rows
+from generator.families.definitions.report import RowResult
+from generator.families.definitions.rows import definitions_rows
 from generator.families.points.report import AttemptResult, DimensionScore
 from generator.families.points.rows import points_rows
 from generator.families.rows import HtmlCells, RowWriter, html_repeated
+from generator.families.trials.report import RevealedName, RevealRecord, TrialRow
+from generator.families.trials.rows import trials_rows
 from generator.figures.numbers import fmt_number
 from generator.render.single import ON_PAGE, Anchors
 from scripts import html_rows as bench
@@ -145,6 +149,71 @@ def test_components_direct_rows_are_the_piecewise_rows(
     assert direct == piecewise
 
 
+@st.composite
+def trials(draw: st.DrawFn) -> TrialRow:
+    micros = st.one_of(st.none(), st.integers(-(10**12), 10**12))
+    return TrialRow(
+        trial_id=draw(ids),
+        provider=draw(st.one_of(st.sampled_from(["P-A", "P-B"]), text)),
+        prompt_id=draw(text),
+        prompt_corpus_version=draw(text),
+        run=draw(st.one_of(st.none(), text)),
+        success=draw(st.booleans()),
+        reasons=tuple(draw(st.lists(text, max_size=3))),
+        terminal=draw(text),
+        build=draw(text),
+        boot=draw(text),
+        required_passed=draw(st.integers(0, 9)),
+        required_total=draw(st.integers(0, 9)),
+        counted_interventions=tuple(draw(st.lists(text, max_size=3))),
+        cost_usd_micros=draw(micros),
+        cost_note=draw(text),
+        elapsed_ms=draw(st.one_of(st.none(), st.integers(0, 10**10))),
+        failure_code=draw(st.one_of(st.none(), text)),
+        evaluator=draw(
+            st.one_of(st.none(), text, st.sampled_from(["sha256:" + "ab" * 32, "sha256:", ":x<"]))
+        ),
+    )
+
+
+REVEALED = st.builds(
+    RevealRecord,
+    scores_version=st.just("v1"),
+    scores_sha256=st.just("0" * 64),
+    names=st.lists(
+        st.builds(RevealedName, provider=st.sampled_from(["P-A", "P-B", "P-C"]), name=text), max_size=3
+    ).map(tuple),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(trials(), max_size=4), st.one_of(st.none(), REVEALED), st.sampled_from(ANCHORS))
+def test_trials_direct_rows_are_the_piecewise_rows(
+    rows: list[TrialRow], reveal: RevealRecord | None, anchors: Anchors
+) -> None:
+    direct, piecewise = both(trials_rows, anchors, rows, reveal)
+    assert direct == piecewise
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), st.sampled_from(ANCHORS))
+def test_definitions_direct_rows_are_the_piecewise_rows(data: st.DataObject, anchors: Anchors) -> None:
+    row = st.builds(
+        RowResult,
+        id=ids,
+        case=ids,
+        check=ids,
+        state=st.sampled_from(["measured", "notApplicable", "notMeasured"]),
+        outcome=st.one_of(st.none(), st.sampled_from(["pass", "fail", "warn"])),
+        value=figures,
+        judge=st.one_of(st.none(), text),
+        self_judged=st.booleans(),
+    )
+    rows = data.draw(st.lists(row, max_size=4))
+    direct, piecewise = both(definitions_rows, anchors, rows)
+    assert direct == piecewise
+
+
 @pytest.mark.parametrize("anchors", ANCHORS)
 def test_scored_rows_are_written_alike_both_ways(anchors: Anchors) -> None:
     """Rows the families' own scoring made of rows the corpus builders drew (scripts/html_rows.py's)."""
@@ -156,6 +225,8 @@ def test_scored_rows_are_written_alike_both_ways(anchors: Anchors) -> None:
     direct, piecewise = both(
         components_rows, anchors, bench.components(100, rng), bench.DETECTION, bench.PROCESS
     )
+    assert direct == piecewise and direct.count("<tr ") == 100
+    direct, piecewise = both(trials_rows, anchors, bench.trials(100, rng), bench.REVEAL)
     assert direct == piecewise and direct.count("<tr ") == 100
 
 

@@ -11,6 +11,14 @@ template writes the rows inside its table with ``{{ b.rows(<family>_rows, …) }
 Every piece returns :class:`~markupsafe.Markup`: text from the inputs is made safe by the piece
 that takes it (``text``, ``cell``'s value and title), and pieces join with ``+`` or :meth:`join`,
 never with plain strings that could carry input text.
+
+For the HTML pages, a Markup a piece was itself most of the rows' cost (``Markup`` is built, added,
+joined and formatted in Python, escaping its operands again each time). Each built-in family's row
+writer therefore takes a direct path for ``HtmlCells`` itself (``type(out) is HtmlCells``: a
+subclass keeps the pieces): one f-string a row of the ``html_*`` pieces below, plain str escaped by
+markupsafe's compiled escape, the repeating pieces memoised, one Markup a row. The piecewise writer
+stays the specification: tests/test_row_writers.py holds each direct writer to it byte for byte,
+and scripts/html_rows.py measures both.
 """
 
 from __future__ import annotations
