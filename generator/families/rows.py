@@ -11,6 +11,14 @@ template writes the rows inside its table with ``{{ b.rows(<family>_rows, …) }
 Every piece returns :class:`~markupsafe.Markup`: text from the inputs is made safe by the piece
 that takes it (``text``, ``cell``'s value and title), and pieces join with ``+`` or :meth:`join`,
 never with plain strings that could carry input text.
+
+For the HTML pages, a Markup a piece was itself most of the rows' cost (``Markup`` is built, added,
+joined and formatted in Python, escaping its operands again each time). Each built-in family's row
+writer therefore takes a direct path for ``HtmlCells`` itself (``type(out) is HtmlCells``: a
+subclass keeps the pieces): one f-string a row of the ``html_*`` pieces below, plain str escaped by
+markupsafe's compiled escape, the repeating pieces memoised, one Markup a row. The piecewise writer
+stays the specification: tests/test_row_writers.py holds each direct writer to it byte for byte,
+and scripts/html_rows.py measures both.
 """
 
 from __future__ import annotations
@@ -18,13 +26,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any, Protocol
 
 import markupsafe
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
+
+from generator.figures.numbers import fmt_number
 
 
 class Cells(Protocol):
@@ -187,6 +197,67 @@ class HtmlCells:
 
     def code_hint(self, value: object, title: object) -> Markup:
         return _safe(f'<code title="{_escaped(title)}">{_escaped(value)}</code>')
+
+
+# --- the direct writers' pieces: the bytes of HtmlCells' pieces as plain str ---------------------
+#
+# A family's HTML rows are written one str a row (``<family>/rows.py``: ``_html_rows``) from these:
+# no Markup a piece, no ``Markup.__add__``/``join``/``format`` (each escapes its operands again),
+# and the pieces that repeat from row to row memoised. Each is what the HtmlCells piece of the same
+# name writes, as plain text; tests/test_row_writers.py holds every direct writer to its piecewise one.
+
+ROW_MEMO = 8192
+"""How many distinct values each memo of a row piece keeps: a page's tasks, labels, states, facts and
+reasons repeat thousands of times, its ids never (an LRU keeps the repeating ones)."""
+
+
+html_escaped: Callable[[object], str] = _escaped
+"""What a piece writes of an attribute's value (a title): escaped, without joints, as plain text."""
+
+
+def html_text(value: object) -> str:
+    """What :meth:`HtmlCells.text` writes (escaped, with its joints), as plain text: for a value
+    that differs from row to row (an id)."""
+    return _breakable(value)
+
+
+@lru_cache(maxsize=ROW_MEMO, typed=True)
+def html_repeated(value: str | int) -> str:
+    """:func:`html_text` of a str or int that repeats from row to row (a task, a state, a reason),
+    memoised: the escape and the joints' regex run once a value. Typed, so ``1`` and ``True``,
+    ``"a"`` and ``Markup("a")`` are kept apart."""
+    return _breakable(value)
+
+
+def html_figure(value: float | int | None, digits: int = 2) -> str:
+    """What :meth:`HtmlCells.figure` writes of ``fmt_number(value, digits)``, as plain text."""
+    return _escape_inner(fmt_number(value, digits))
+
+
+def html_td(class_: str | None, label: str | None, title: object = None) -> str:
+    """A cell's opening tag, as :meth:`HtmlCells.cell` writes it before its value."""
+    return f'{_td_open(class_, label)} title="{_escaped(title)}">' if title else f"{_td_open(class_, label)}>"
+
+
+def html_row_open(anchors: Anchors, id: str) -> str:
+    """A row's opening tag with the anchor ``id`` (not empty), as :meth:`HtmlCells.row` writes it."""
+    return f'<tr id="{_escaped(anchors.id(id))}">\n'
+
+
+def html_muted(value: str) -> str:
+    """What :meth:`HtmlCells.muted` writes of a str, as plain text (memoised: a few words a page)."""
+    return f'<span class="muted">{html_repeated(value)}</span>'
+
+
+def html_strong(value: str) -> str:
+    """What :meth:`HtmlCells.strong` writes of a str, as plain text."""
+    return f"<strong>{_breakable(value)}</strong>"
+
+
+def html_row(text: str) -> Markup:
+    """A row a direct writer wrote (every piece of it escaped or written by the pieces above) as the
+    Markup a row writer yields: one Markup a row, not one a piece."""
+    return _safe(text)
 
 
 @pass_context

@@ -11,8 +11,19 @@ def fmt_number(value: float | int | None, digits: int = 2) -> str:
     decimal spelling of the value (0.8125 → '0.813', as the rubrics print it); '—' when missing."""
     if value is None:
         return "—"
+    if type(value) is float and value:
+        return _nonzero(value, digits)
     if isinstance(value, int):
         return str(value)
+    return _fixed(repr(value), digits)
+
+
+@lru_cache(maxsize=4096)
+def _nonzero(value: float, digits: int) -> str:
+    """:func:`_fixed` of a non-zero float, keyed by the float itself: a run page's rows print the
+    same few values thousands of times, and spelling each (``repr``) was most of the format's
+    cost. Two equal non-zero floats have one spelling; 0.0 and -0.0 are equal but print apart
+    (``0.00``, ``-0.00``), so zero is never a key here."""
     return _fixed(repr(value), digits)
 
 
