@@ -289,7 +289,9 @@ def build_cmd(
     import dataclasses
 
     from generator.build import BuildConfig, build, export_mkdocs
+    from generator.score.pool import collect_seldom
 
+    collect_seldom()
     progress = Progress.for_terminal(quiet)
     scoring = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
     options = dataclasses.replace(scoring, reads=reads, site=look)
@@ -374,7 +376,9 @@ def verify_cmd(
     generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.
     """
     from generator.build import verify
+    from generator.score.pool import collect_seldom
 
+    collect_seldom()
     options = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
     scored = verify(runs, options)
     report = scored.report
