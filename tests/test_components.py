@@ -1210,3 +1210,49 @@ def test_every_table_of_the_components_pages_reflows_as_cards(site: Path) -> Non
             for row in table.all_rows:
                 cells = [c for c in row.cells if c.tag == "td"]
                 assert all(c.label for c in cells), (page.name, table.head)
+
+
+def second_run_of(root: Path, source: str, change: Callable[[dict[str, Any]], None]) -> Path:
+    """A copy of run ``source`` as another run of the same model, its episodes changed by ``change``."""
+    bench = root / BENCH
+    copy = bench / f"{source}-again"
+    shutil.copytree(bench / source, copy)
+    rewrite_episodes(copy, change)
+    reseal(copy)
+    reseal(bench)
+    return copy
+
+
+def test_a_model_holds_one_episode_per_task_and_seed_across_its_runs(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+    first = json.loads(
+        (root / BENCH / "run-m-alpha" / "episodes.jsonl").read_text(encoding="utf-8").split("\n")[0]
+    )
+    second_run_of(root, "run-m-alpha", lambda e: e.update(episode_id=f"{e['episode_id']}-again"))
+    result = refused(root, tmp_path / "site")
+    expected = (
+        f"a second episode of task {first['task']!r}, seed {first['seed']} (first: {first['episode_id']!r})"
+    )
+    assert f"run-m-alpha-again/episodes.jsonl: line 1 $.seed: {expected}" in result.output
+
+
+def test_a_model_holds_an_episode_id_once_across_its_runs(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+    first = json.loads(
+        (root / BENCH / "run-m-alpha" / "episodes.jsonl").read_text(encoding="utf-8").split("\n")[0]
+    )
+    second_run_of(root, "run-m-alpha", lambda e: e.update(seed=e["seed"] + 1000))
+    result = refused(root, tmp_path / "site")
+    expected = f"episode {first['episode_id']!r} of 'm-alpha' also in run 'run-m-alpha'"
+    assert f"run-m-alpha-again/episodes.jsonl: {expected}" in result.output
+
+
+def test_another_model_may_repeat_a_task_seed_and_episode_id(tmp_path: Path) -> None:
+    root = only_bench(tmp_path)
+    again = second_run_of(root, "run-m-alpha", lambda e: None)
+    meta = json.loads((again / "run.json").read_text(encoding="utf-8"))
+    (again / "run.json").write_text(json.dumps({**meta, "subject": "m-omega"}, indent=2), encoding="utf-8")
+    reseal(again)
+    reseal(root / BENCH)
+    board = {row["subject"]: row for row in section(build(root, tmp_path / "site"))["section"]["leaderboard"]}
+    assert board["m-omega"]["episodes"] == board["m-alpha"]["episodes"]

@@ -354,11 +354,15 @@ class ComponentsState:
     """The declared tasks, each with the weights it is scored by (the specification's, when fixed)."""
     focus: frozenset[str]
     """Task families that declare a focus criterion."""
-    owners: dict[tuple[str, str], str] = field(default_factory=dict)
+    owners: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Subject → episode id → the run holding it. Nested by subject and below (``units`` too), not
+    keyed by tuples: at a million rows these are the state's only per-episode entries, and a tuple
+    and its repeated strings per entry doubled them."""
     sums: Tally = field(default_factory=Tally)
     """The sums every aggregate is computed from, folded run by run (never an episode)."""
     judges: set[str] = field(default_factory=set)
-    units: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    units: dict[str, dict[str, dict[int, str]]] = field(default_factory=dict)
+    """Subject → task → seed → the episode id of that unit."""
     batches: dict[str, JudgeCounts] = field(default_factory=dict)
     """Run id → its judges' raw score counts per criterion (judge drift)."""
 
@@ -500,22 +504,22 @@ class ComponentsFamily(
         tally, share = state, part
         file = f"{bench.label}/{run_id}/{EPISODES_FILE}"
         problems = []
+        units = tally.units.setdefault(share.subject, {})
+        owners = tally.owners.setdefault(share.subject, {})
         for unit in share.units:
-            key = (share.subject, unit.task, unit.seed)
-            if key in tally.units:
-                message = (
-                    f"a second episode of task {unit.task!r}, seed {unit.seed} (first: {tally.units[key]!r})"
-                )
+            first = units.get(unit.task, {}).get(unit.seed)
+            if first is not None:
+                message = f"a second episode of task {unit.task!r}, seed {unit.seed} (first: {first!r})"
                 problems.append(Problem(file, f"line {unit.line} $.seed", message))
-            elif (share.subject, unit.episode_id) in tally.owners:
-                owner = tally.owners[share.subject, unit.episode_id]
+            elif unit.episode_id in owners:
+                owner = owners[unit.episode_id]
                 message = f"episode {unit.episode_id!r} of {share.subject!r} also in run {owner!r}"
                 problems.append(Problem(file, "", message))
         if problems:
             return problems
         for unit in share.units:
-            tally.units[share.subject, unit.task, unit.seed] = unit.episode_id
-            tally.owners[share.subject, unit.episode_id] = run_id
+            units.setdefault(unit.task, {})[unit.seed] = unit.episode_id
+            owners[unit.episode_id] = run_id
         tally.sums.merge(share.kind, share.subject, share.groups, share.graded, share.pairs, share.skipped)
         tally.judges.update(share.judges)
         tally.batches[run_id] = share.judge_counts
