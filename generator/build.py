@@ -331,14 +331,17 @@ def unchanged(
         raw = (target / BUILD_RECORD).read_bytes()
         record = json.loads(raw)
         files = record["files"]
-        same = record["inputs_digest"] == digest and record["generator_digest"] == generator_digest()
+        built_by, current = str(record["generator_digest"]), generator_digest()
+        same = record["inputs_digest"] == digest and (
+            built_by == current or (index is not None and index.reproduced(target, raw, current))
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if not same or not isinstance(files, dict) or not files or _inputs_digest(runs, reads, index) != digest:
         return None
     with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
         records = StatStore(index.folder, index.key) if index is not None else None
-        check_published(target, files, raw, _expected_record(target, files), records)
+        check_published(target, files, raw, _expected_record(target, files, built_by), records)
         writer.refresh(target.name, _cited_versions(target))
     found = [p for p in target.rglob("*") if p.is_file()]
     kinds = Counter(p.suffix or "(none)" for p in found)
@@ -397,16 +400,29 @@ def _reading_once(config: BuildConfig) -> BuildConfig:
     return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
 
 
-def _expected_record(target: Path, files: dict[str, str]) -> bytes:
+def _note_reproduced(index: IndexRecord | None, published: tuple[Published, ...]) -> None:
+    """Each version this build found published already and rebuilt byte for byte, noted for this
+    generator (``IndexRecord.keep_reproduced``): after an upgrade that renders the same bytes, the
+    next rebuild is a no-op again rather than this full path each time."""
+    if index is None:
+        return
+    current = generator_digest()
+    for version in published:
+        if not version.created:
+            index.keep_reproduced(version.path, current)
+
+
+def _expected_record(target: Path, files: dict[str, str], built_by: str) -> bytes:
     """The build record the version's own ``data/site.json`` yields, as ``render.build_record`` writes
-    it (a test holds the two equal); empty when that cannot be read: then the record cannot be it."""
+    it (a test holds the two equal) by the generator ``built_by``; empty when that cannot be read:
+    then the record cannot be it."""
     try:
         report = json.loads((target / "data" / "site.json").read_bytes())
         fields = {
             "schema_version": 1,
             "site_version": report["site_version"],
             "generator": report["generator"],
-            "generator_digest": generator_digest(),
+            "generator_digest": built_by,
             "inputs_digest": report["inputs_digest"],
             "benchmarks": [
                 {
@@ -487,6 +503,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             cited = () if blind else tuple({v for v, _ in _citations(scored.report).values()})
             *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)], cited)
             blind_published = before[0] if before else None
+            _note_reproduced(index, (published, *before))
             clock.append(time.monotonic())
     finally:
         scored.details.close()

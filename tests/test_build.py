@@ -198,6 +198,56 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
     code, output = build(corpus, out, "--site-version", "v1")
     assert code == 0 and "verified byte for byte" in output, output
     assert snapshot(out) == before
+    # ... once: the run cache notes that it reproduces the version, and its next rebuild is a no-op
+    with monkeypatch.context() as patch:
+        patch.setattr(generator.families.points.family.PointsFamily, "score_run", no_parsing)
+        code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0 and "nothing re-rendered" in output, output
+    assert snapshot(out) == before
+    # a third generator has no such note: the full path again
+    monkeypatch.setattr(generator.build, "generator_digest", lambda: "1" * 64)
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0 and "verified byte for byte" in output, output
+
+
+def test_a_version_an_upgrade_reproduced_is_still_checked_file_by_file(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.build
+
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    monkeypatch.setattr(generator.build, "generator_digest", lambda: "0" * 64)
+    assert "verified byte for byte" in build(corpus, out, "--site-version", "v1")[1]
+    page = out / "v1" / "index.html"
+    page.chmod(0o644)
+    page.write_bytes(page.read_bytes().replace(b"</body>", b"<p>edited</p></body>"))
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 5 and "index.html" in output and "changed after publication" in output, output
+
+
+def test_a_note_of_reproduction_not_signed_with_the_users_key_is_not_taken(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import generator.build
+    from generator.publish.write import IndexRecord
+
+    out = tmp_path / "site"
+    assert build(corpus, out, "--site-version", "v1")[0] == 0
+    monkeypatch.setattr(generator.build, "generator_digest", lambda: "0" * 64)
+    kept: list[Path] = []
+    real = IndexRecord.keep_reproduced
+
+    def keeping(self: IndexRecord, target: Path, generator: str) -> None:
+        real(self, target, generator)
+        kept.extend(self.folder.glob("reproduced-v1/*.json"))
+
+    monkeypatch.setattr(IndexRecord, "keep_reproduced", keeping)
+    assert "verified byte for byte" in build(corpus, out, "--site-version", "v1")[1]
+    (note,) = set(kept)
+    note.write_text("0" * 64, encoding="utf-8")  # a forged MAC: the full path, never a no-op on trust
+    code, output = build(corpus, out, "--site-version", "v1")
+    assert code == 0 and "verified byte for byte" in output, output
 
 
 def test_a_long_run_is_paged_and_every_link_to_its_rows_finds_its_page(corpus: Path, tmp_path: Path) -> None:

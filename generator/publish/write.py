@@ -839,6 +839,39 @@ class IndexRecord:
         except (OSError, ValueError):
             pass
 
+    REPRODUCED = "benchsite-reproduced/1"
+
+    def _reproduction(self, target: Path, record: bytes, generator: str) -> tuple[Path, str]:
+        """Where the note that ``generator`` rebuilt the version at ``target`` (whose build record
+        holds ``record``) byte for byte is kept, and the MAC it holds."""
+        text = "\n".join(
+            (self.REPRODUCED, str(target.resolve()), hashlib.sha256(record).hexdigest(), generator)
+        ).encode("utf-8", "surrogateescape")
+        path = self.folder / "reproduced-v1" / f"{hashlib.sha256(text).hexdigest()}.json"
+        return path, hmac.new(self.key, text, hashlib.sha256).hexdigest()
+
+    def reproduced(self, target: Path, record: bytes, generator: str) -> bool:
+        """Whether a build of this user's found that ``generator`` rebuilds the version at ``target``,
+        as its build record ``record`` stands, byte for byte (an upgraded generator that renders the
+        same bytes): its no-op rebuilds are then no-ops for this generator too."""
+        path, mac = self._reproduction(target, record, generator)
+        try:
+            return hmac.compare_digest(read_regular(path, 1 << 10), mac.encode())
+        except (OSError, ReadFailure):
+            return False
+
+    def keep_reproduced(self, target: Path, generator: str) -> None:
+        """Note that ``generator`` has just rebuilt the published version at ``target`` byte for
+        byte (``_check_existing``); best effort (the note only saves time)."""
+        try:
+            path, mac = self._reproduction(target, (target / BUILD_RECORD).read_bytes(), generator)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            temp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+            temp.write_text(mac, encoding="utf-8")
+            temp.replace(path)
+        except OSError:
+            pass
+
 
 def index_digest(out: Path, order: list[str], look: SiteLook | None = None, past: Past | None = None) -> str:
     """What the site-level files are derived from: the generator, the site's look, the versions in
