@@ -400,6 +400,31 @@ def _reading_once(config: BuildConfig) -> BuildConfig:
     return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
 
 
+def _record_published(options: ScoreOptions, published: tuple[Published, ...]) -> None:
+    """Stat records of each version this build published (``statrecords``, beside a trusted run
+    cache): every file with the sha256 its build record lists, as ``lstat`` finds it now, the ones
+    changed within the record's own second left out (the racy-git rule; the no-op hashes and records
+    them). The next no-op then checks the others by their stat rather than hashing the version again
+    (at 1M rows, 1.9 GB). Their bytes are the ones this build wrote, made read-only as written, or
+    linked after comparing them, in a staging folder only its user can write to; a file changed since
+    shows another ctime or inode, which only root can set back, and whoever could change one in
+    between could as well forge a record with the user's key. Best effort."""
+    cache = options.cache
+    if cache.folder is None or not cache.mac_key:
+        return
+    records = StatStore(cache.folder, cache.mac_key)
+    stamp = records.stamp()
+    for version in published:
+        if not version.created:
+            continue
+        try:
+            files = json.loads((version.path / BUILD_RECORD).read_bytes())["files"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if isinstance(files, dict):
+            records.remember(version.path, files, stamp)
+
+
 def _note_reproduced(index: IndexRecord | None, published: tuple[Published, ...]) -> None:
     """Each version this build found published already and rebuilt byte for byte, noted for this
     generator (``IndexRecord.keep_reproduced``): after an upgrade that renders the same bytes, the
@@ -504,6 +529,7 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)], cited)
             blind_published = before[0] if before else None
             _note_reproduced(index, (published, *before))
+            _record_published(config.options, (published, *before))
             clock.append(time.monotonic())
     finally:
         scored.details.close()

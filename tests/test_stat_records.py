@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -288,3 +289,60 @@ def test_a_warm_build_hashes_no_run_file_again_and_publishes_the_same_bytes(
     assert len(runs) > 10
     assert not runs & set(folders) - {path for path in runs if path.name == "reveal"}
     assert snapshot(tmp_path / "one") == snapshot(tmp_path / "two")
+
+
+def test_the_first_no_op_after_a_build_takes_the_version_it_published_from_its_record(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build records the files of the version it publishes (``build._record_published``), with the
+    clock read past their racy second as a build of some seconds would: the no-op that follows hashes
+    none of its pages or row files (only the two the site-level note reads); an edit in place since is
+    hashed and refused as always (exit 5)."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    cache, out = tmp_path / "cache", tmp_path / "site"
+    build = ("build", "--runs", corpus, "--out", out, "--site-version", "v1", "--cache", cache)
+    assert run_cli(*build).exit_code == 0
+    calls: list[Path] = []
+    original = write._sha256
+    monkeypatch.setattr(write, "_sha256", lambda path: calls.append(path) or original(path))
+    result = run_cli(*build)
+    assert result.exit_code == 0 and "nothing re-rendered" in result.output, result.output
+    hashed = {path.relative_to(out / "v1").as_posix() for path in calls if (out / "v1") in path.parents}
+    assert hashed <= {"data/build.json", "data/site.json"}, "a page or row file was hashed"
+    page = out / "v1" / "index.html"
+    page.chmod(0o644)
+    page.write_bytes(page.read_bytes().replace(b"</body>", b"<p>edited</p></body>"))
+    result = run_cli(*build)
+    assert result.exit_code == 5 and "index.html" in result.output, result.output
+
+
+def test_without_a_cache_a_build_records_nothing_and_its_no_op_hashes_the_version(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    out = tmp_path / "site"
+    build = ("build", "--runs", corpus, "--out", out, "--site-version", "v1")
+    assert run_cli(*build, "--no-cache").exit_code == 0
+    calls: list[Path] = []
+    original = write._sha256
+    monkeypatch.setattr(write, "_sha256", lambda path: calls.append(path) or original(path))
+    assert run_cli(*build, "--cache", tmp_path / "cache").exit_code == 0
+    hashed = {path.relative_to(out / "v1").as_posix() for path in calls if (out / "v1") in path.parents}
+    assert "index.html" in hashed and len(hashed) > 10, "nothing vouched: every file hashed"
+
+
+def test_a_version_is_read_only_as_each_file_is_written_and_freezing_spares_those(tmp_path: Path) -> None:
+    """Files of a version's stage are read-only as they are written (their ctime is the write's),
+    and ``freeze`` changes only those that are not (a writable file an older generator published,
+    linked): a chmod would move a shared file's ctime, in every version that holds it."""
+    stage = write.Staging(tmp_path / "stage", read_only=True)
+    stage.add("index.html", b"<p>hi</p>\n")
+    page = tmp_path / "stage" / "index.html"
+    assert stat.S_IMODE(page.stat().st_mode) == write.PUBLISHED_MODE
+    before = page.stat().st_ctime_ns
+    _settle()
+    stage.freeze()
+    assert page.stat().st_ctime_ns == before
+    loose = write.Staging(tmp_path / "export")
+    loose.add("index.html", b"<p>hi</p>\n")
+    assert stat.S_IMODE((tmp_path / "export" / "index.html").stat().st_mode) != write.PUBLISHED_MODE

@@ -190,9 +190,14 @@ class Staging:
     listed for that path) and each file another version holds as a hard link; one that differs is
     refused (exit 5). The files this version shares are hashed (or compared) once, for both."""
 
-    def __init__(self, folder: Path, shared: Path | None = None) -> None:
+    def __init__(self, folder: Path, shared: Path | None = None, read_only: bool = False) -> None:
         self.folder = folder
         self.shared = shared
+        self.read_only = read_only
+        """Each file written is made read-only (:data:`PUBLISHED_MODE`) as it is written, not at
+        :meth:`freeze`: its change time is then the moment its bytes were written, so a stat record
+        taken as the version is published (``build._record_published``) finds all but the last
+        second's files settled (a ``chmod`` of every file at the end moved every ctime there)."""
         self.paths: set[str] = set()
         self.linked = 0
         """Files linked to the shared version rather than written."""
@@ -217,7 +222,7 @@ class Staging:
     def add(self, path: str, data: bytes) -> None:
         target = self._claim(path)
         if not self._link_if(path, target, len(data), data.__eq__):
-            Path(target).write_bytes(data)
+            self._write(target, data)
 
     def add_stored(self, path: str, stored: Stored) -> None:
         """A file whose bytes are named by their sha256 (a reused run's row file or page, kept in the
@@ -227,7 +232,7 @@ class Staging:
         it is stored (which checks it again) and writes it. Without a shared version, written now."""
         target = self._claim(path)
         if self._shared_root is None:
-            Path(target).write_bytes(stored.read())
+            self._write(target, stored.read())
         else:
             self._pending.append((path, target, stored))
 
@@ -277,7 +282,13 @@ class Staging:
         """Link ``target`` to the shared file ``source`` when it has the stored file's sha256 and is
         still the file hashed (``found``); else write the stored bytes."""
         if found is None or found[1] != stored.sha256 or not self._link_same(source, target, found[0]):
-            Path(target).write_bytes(stored.read())
+            self._write(target, stored.read())
+
+    def _write(self, target: str, data: bytes) -> None:
+        file = Path(target)
+        file.write_bytes(data)
+        if self.read_only:
+            file.chmod(PUBLISHED_MODE)
 
     def _guarded(self, pending: set[str]) -> list[tuple[str, int]]:
         """The shared version's files besides ``pending`` that must be as its record lists them, to
@@ -300,9 +311,12 @@ class Staging:
     def freeze(self) -> None:
         """Make every file of the stage read-only (:data:`PUBLISHED_MODE`), as a published version's
         are. A linked file is the shared version's too: it gets the mode an older generator, which
-        published files writable, did not give it."""
+        published files writable, did not give it. A file read-only already is left as it is (a
+        ``chmod`` moves its change time, and a linked file's is the shared version's too)."""
         for path in self.paths:
-            Path(f"{self._root}/{path}").chmod(PUBLISHED_MODE)
+            file = Path(f"{self._root}/{path}")
+            if stat.S_IMODE(file.lstat().st_mode) != PUBLISHED_MODE:
+                file.chmod(PUBLISHED_MODE)
 
     @property
     def settled(self) -> bool:
@@ -949,7 +963,7 @@ class SiteWriter:
         recorded = _recorded(self.out)
         shared = self.out / recorded[-1] if recorded else None
         parent, prefix = temp_prefix(self.out)
-        stage = Staging(parent / f"{prefix}{os.getpid()}-{len(self.stages)}", shared)
+        stage = Staging(parent / f"{prefix}{os.getpid()}-{len(self.stages)}", shared, read_only=True)
         self.stages.append(stage)
         return stage
 
