@@ -10,7 +10,7 @@ import itertools
 import json
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -400,21 +400,21 @@ def _reading_once(config: BuildConfig) -> BuildConfig:
     return dataclasses.replace(config, options=dataclasses.replace(config.options, reads=FolderReads()))
 
 
-def _record_published(options: ScoreOptions, published: tuple[Published, ...]) -> None:
+def _record_published(options: ScoreOptions, published: Iterable[tuple[Published, Staging]]) -> None:
     """Stat records of each version this build published (``statrecords``, beside a trusted run
-    cache): every file with the sha256 its build record lists, as ``lstat`` finds it now, the ones
-    changed within the record's own second left out (the racy-git rule; the no-op hashes and records
-    them). The next no-op then checks the others by their stat rather than hashing the version again
-    (at 1M rows, 1.9 GB). Their bytes are the ones this build wrote, made read-only as written, or
-    linked after comparing them, in a staging folder only its user can write to; a file changed since
-    shows another ctime or inode, which only root can set back, and whoever could change one in
-    between could as well forge a record with the user's key. Best effort."""
+    cache): every file it wrote itself, with the sha256 its build record lists, when ``lstat`` finds
+    it as it was once written and made read-only (``Staging.written``), the ones changed within the
+    record's own second left out (the racy-git rule). The next no-op checks those by their stat
+    rather than hashing the version again (at 1M rows, 1.9 GB); it hashes the rest (and records them).
+    The bytes are the build's own, written into a staging folder only its user can write to; a file
+    changed since shows another ctime or inode, which only root can set back. A linked file is never
+    recorded here: it is another version's inode too, which an edit there reaches. Best effort."""
     cache = options.cache
     if cache.folder is None or not cache.mac_key:
         return
     records = StatStore(cache.folder, cache.mac_key)
     stamp = records.stamp()
-    for version in published:
+    for version, stage in published:
         if not version.created:
             continue
         try:
@@ -422,7 +422,7 @@ def _record_published(options: ScoreOptions, published: tuple[Published, ...]) -
         except (OSError, ValueError, KeyError, TypeError):
             continue
         if isinstance(files, dict):
-            records.remember(version.path, files, stamp)
+            records.remember(version.path, files, stamp, stage.written)
 
 
 def _note_reproduced(index: IndexRecord | None, published: tuple[Published, ...]) -> None:
@@ -529,7 +529,8 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
             *before, published = writer.publish_all([*([blind] if blind else []), (version, stage)], cited)
             blind_published = before[0] if before else None
             _note_reproduced(index, (published, *before))
-            _record_published(config.options, (published, *before))
+            stages = (*((blind[1],) if blind else ()), stage)  # in the order publish_all took them
+            _record_published(config.options, zip((*before, published), stages, strict=True))
             clock.append(time.monotonic())
     finally:
         scored.details.close()

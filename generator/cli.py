@@ -291,7 +291,7 @@ def build_cmd(
     from generator.build import BuildConfig, build, export_mkdocs
     from generator.score.pool import collect_seldom
 
-    collect_seldom()
+    click.get_current_context().call_on_close(collect_seldom())
     progress = Progress.for_terminal(quiet)
     scoring = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
     options = dataclasses.replace(scoring, reads=reads, site=look)
@@ -378,7 +378,7 @@ def verify_cmd(
     from generator.build import verify
     from generator.score.pool import collect_seldom
 
-    collect_seldom()
+    click.get_current_context().call_on_close(collect_seldom())
     options = score_options(jobs, cache_dir, no_cache, executor, scheduler, scheduler_timeout)
     scored = verify(runs, options)
     report = scored.report

@@ -346,3 +346,39 @@ def test_a_version_is_read_only_as_each_file_is_written_and_freezing_spares_thos
     loose = write.Staging(tmp_path / "export")
     loose.add("index.html", b"<p>hi</p>\n")
     assert stat.S_IMODE((tmp_path / "export" / "index.html").stat().st_mode) != write.PUBLISHED_MODE
+
+
+def test_a_file_changed_after_the_build_wrote_it_is_not_recorded_as_written(tmp_path: Path) -> None:
+    """Records taken as a version is published vouch only for files as they were once written: one
+    changed since (in place, its ctime moved) is left out and hashed by the next no-op, even past the
+    racy second; a file the stage linked (another version's inode) is never recorded as written."""
+    shared = tmp_path / "v1"
+    shared.mkdir()
+    (shared / "linked.html").write_bytes(b"<p>same</p>\n")  # an older generator's: writable
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True)
+    stage.add("kept.html", b"<p>kept</p>\n")
+    stage.add("edited.html", b"<p>ours</p>\n")
+    stage.add("linked.html", b"<p>same</p>\n")
+    assert stage.linked == 1 and stage.written("linked.html") is None
+    _settle()
+    edited = tmp_path / "stage" / "edited.html"
+    edited.chmod(0o644)
+    edited.write_bytes(b"<p>theirs</p>\n")
+    files = {
+        rel: hashlib.sha256(data).hexdigest()
+        for rel, data in (("kept.html", b"<p>kept</p>\n"), ("edited.html", b"<p>ours</p>\n"))
+    }
+    files["linked.html"] = hashlib.sha256(b"<p>same</p>\n").hexdigest()
+    store = _store(tmp_path)
+    store.remember(tmp_path / "stage", files, store.stamp(), stage.written)
+    record = store.load(tmp_path / "stage")
+    assert record is not None and sorted(record.files) == ["kept.html"]
+
+
+def test_a_build_in_process_leaves_the_collector_as_it_found_it(corpus: Path, tmp_path: Path) -> None:
+    import gc
+
+    before = gc.get_threshold()
+    result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--no-cache", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0

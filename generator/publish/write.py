@@ -30,7 +30,7 @@ from generator.inputs.files import ReadFailure, Stored, read_regular
 from generator.inputs.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK, try_lock
 from generator.inputs.siteconfig import SiteLook
 from generator.score.pool import in_parts
-from generator.score.statrecords import FolderRecord, StatStore
+from generator.score.statrecords import FolderRecord, Stat, StatStore, stat_of
 
 if TYPE_CHECKING:
     from generator.publish.past import Past
@@ -198,6 +198,9 @@ class Staging:
         :meth:`freeze`: its change time is then the moment its bytes were written, so a stat record
         taken as the version is published (``build._record_published``) finds all but the last
         second's files settled (a ``chmod`` of every file at the end moved every ctime there)."""
+        self._written: dict[str, Stat] = {}
+        """Each file this stage wrote itself (never a linked one), by its path, as ``lstat`` found
+        it once written and made read-only (:meth:`written`)."""
         self.paths: set[str] = set()
         self.linked = 0
         """Files linked to the shared version rather than written."""
@@ -289,6 +292,12 @@ class Staging:
         file.write_bytes(data)
         if self.read_only:
             file.chmod(PUBLISHED_MODE)
+            self._written[target] = stat_of(file.lstat())
+
+    def written(self, path: str) -> Stat | None:
+        """How ``path`` looked once this stage wrote it and made it read-only; None for a file it
+        linked (another version's inode, which others' edits reach) or did not make read-only."""
+        return self._written.get(f"{self._root}/{path}")
 
     def _guarded(self, pending: set[str]) -> list[tuple[str, int]]:
         """The shared version's files besides ``pending`` that must be as its record lists them, to

@@ -55,18 +55,30 @@ COLLECT_AFTER = (20_000, 20, 50)
 """The cyclic collector's thresholds for a build (the interpreter's: 700, 10, 10)."""
 
 
-def collect_seldom() -> None:
+def collect_seldom() -> Callable[[], None]:
     """Tune the cyclic garbage collector for a build, in its process and (inherited at the fork) its
-    workers: freeze what is alive (modules, classes, compiled templates: never garbage, never
-    traversed again, nor written to by a collection in a forked worker), and collect young objects
-    every 20,000 allocations rather than 700. Scoring builds container objects by the row (a model,
-    its tuples and dicts) and keeps a run's worth of them: at the interpreter's thresholds the
-    collector traversed them again and again, about a tenth of a cold build's CPU on the 100k
-    corpus (scripts/benchmark.py). Garbage is still collected, only in larger batches: the peak
-    memory of the same build did not move (150 MB either way). Turning the collector off
-    instead left 417 MB: some steps do leave cycles."""
+    workers: what is garbage now collected, then what is alive frozen (modules, classes, compiled
+    templates: never garbage, never traversed again, nor written to by a collection in a forked
+    worker), and young objects collected every 20,000 allocations rather than 700. Scoring builds
+    container objects by the row (a model, its tuples and dicts) and keeps a run's worth of them: at
+    the interpreter's thresholds the collector traversed them again and again, about a tenth of a
+    cold build's CPU on the 100k corpus (scripts/benchmark.py). Garbage is still collected, only in
+    larger batches: the peak memory of the same build did not move (150 MB either way). Turning the
+    collector off instead left 417 MB: some steps do leave cycles.
+
+    Returns what undoes it (nothing frozen, the thresholds as they were), for a process that goes on
+    after the build (the CLI calls it as its command's context closes: a test's many commands in one
+    process, or a program that calls ``main``, keep nothing frozen)."""
+    before = gc.get_threshold()
+    gc.collect()
     gc.freeze()
     gc.set_threshold(*COLLECT_AFTER)
+
+    def restore() -> None:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+    return restore
 
 
 def _start_worker(parent: int, shared: Forked) -> None:

@@ -145,11 +145,19 @@ class StatStore:
                 return None
         return seal.digest
 
-    def remember(self, folder: Path, entries: Mapping[str, str], stamp: int) -> None:
+    def remember(
+        self,
+        folder: Path,
+        entries: Mapping[str, str],
+        stamp: int,
+        expected: Callable[[str], Stat | None] | None = None,
+    ) -> None:
         """Record each of ``entries`` (relative path → the sha256 its bytes were just found to have,
         hashed after ``stamp`` was read) as ``lstat`` finds it now, leaving out any file racy against
-        ``stamp`` (it is hashed again next time). Best effort: a cache that cannot be written costs
-        the records, never the build."""
+        ``stamp`` (it is hashed again next time). With ``expected`` (the files' bytes were written,
+        not hashed: ``build._record_published``), a file is recorded only when it is still as it was
+        once written (its stat then, or None: not recorded). Best effort: a cache that cannot be
+        written costs the records, never the build."""
         path = self._path(folder)
         if path is None:
             return
@@ -160,6 +168,8 @@ class StatStore:
             except OSError:
                 continue
             now = stat_of(info)
+            if expected is not None and expected(rel) != now:
+                continue
             if stat.S_ISREG(info.st_mode) and not racy(now, stamp):
                 files[rel] = [*now, sha256]
         if files:
