@@ -188,9 +188,12 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
     def no_parsing(*args: object, **kwargs: object) -> None:
         raise AssertionError("a no-op rebuild scored a run")
 
-    with monkeypatch.context() as patch:
-        patch.setattr(generator.families.points.family.PointsFamily, "score_run", no_parsing)
-        code, output = build(corpus, out, "--site-version", "v1")
+    def rebuilt_scoring_nothing() -> tuple[int, str]:
+        with monkeypatch.context() as patch:
+            patch.setattr(generator.families.points.family.PointsFamily, "score_run", no_parsing)
+            return build(corpus, out, "--site-version", "v1")
+
+    code, output = rebuilt_scoring_nothing()
     assert code == 0 and "nothing re-rendered" in output, output
     assert snapshot(out) == before
     # an upgraded generator (another digest) takes the full path: re-rendered, compared byte for byte
@@ -199,9 +202,7 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
     assert code == 0 and "verified byte for byte" in output, output
     assert snapshot(out) == before
     # ... once: the run cache notes that it reproduces the version, and its next rebuild is a no-op
-    with monkeypatch.context() as patch:
-        patch.setattr(generator.families.points.family.PointsFamily, "score_run", no_parsing)
-        code, output = build(corpus, out, "--site-version", "v1")
+    code, output = rebuilt_scoring_nothing()
     assert code == 0 and "nothing re-rendered" in output, output
     assert snapshot(out) == before
     # a third generator has no such note: the full path again
