@@ -66,15 +66,15 @@ def _check(folder: Path, store: StatStore) -> str | None:
     """What a build does with one run (``workers.score_one``): its digest from the record, else
     verified by hashing (and recorded); None when refused."""
     reads = FolderReads()
-    digest = recorded_run(folder, reads, store)
-    if digest is not None:
-        return digest
-    verified = verified_and_recorded(folder, reads, store)
+    recorded = recorded_run(folder, reads, store)
+    if recorded is not None:
+        return recorded[0]
+    verified, _ = verified_and_recorded(folder, reads, store)
     return verified.value.digest if verified.value else None
 
 
 def _problems(folder: Path, store: StatStore) -> list[str]:
-    return [p.render() for p in verified_and_recorded(folder, FolderReads(), store).problems]
+    return [p.render() for p in verified_and_recorded(folder, FolderReads(), store)[0].problems]
 
 
 def test_an_unchanged_folder_is_hashed_once_then_taken_from_its_record(

@@ -19,7 +19,7 @@ from generator.score.cache import RunCache
 from generator.score.details import Details
 from generator.score.pool import in_workers
 from generator.score.run import _shared, prepare, read_benchmark
-from generator.score.workers import PARALLEL_MIN_RUNS, Job, Shared, verified_run
+from generator.score.workers import PARALLEL_MIN_RUNS, Job, Outcome, Shared, verified_run
 from scripts import make_corpus
 from tests.conftest import CORPUS, rendering
 
@@ -132,14 +132,15 @@ def test_a_benchmark_of_a_few_large_runs_goes_to_the_workers(
         shared: Shared, work: object, jobs: list[Job], workers: int, min_jobs: int
     ) -> Iterator[object]:
         asked.append((workers, min_jobs))
-        return iter(())
+        return iter([Outcome(rel, run_id, None, None, None, ()) for rel, run_id in jobs])
 
     monkeypatch.setattr(score, "in_workers", recorded)
     details = Details()
     try:
         options = rendering(cache=RunCache(None), jobs=2)
         shared = _shared(layout, prepared, details, options)
-        assert list(score.score_runs(prepared, shared, options)) == []
+        outcomes = list(score.score_runs(prepared, shared, options))
+        assert [outcome.run_id for outcome in outcomes] == [run_id for _, run_id in prepared.jobs]
     finally:
         details.close()
     assert asked == [(2, 2)]  # the pool's workers, from the second run on

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,6 +73,7 @@ from generator.errors import OutputError
 from generator.figures.model import Model
 from generator.inputs.identity import generator_digest
 from generator.score.signed import signed, signed_body, write_atomic
+from generator.score.statrecords import Stat, stat_of
 from generator.score.userkey import Untrusted, read_owned, trusted_key
 
 FORMAT = "benchsite-run-cache/3"
@@ -151,6 +153,9 @@ class Kept:
     file: Path
     sha256: str
     size: int
+    stat: Stat | None = field(default=None, compare=False)
+    """The file as ``lstat`` found it when its bytes were written or checked (None: not taken): a
+    benchmark's ledger (``score.ledger``) keeps it, so the next build finds the file by its stat."""
 
     def read(self) -> bytes:
         """The bytes, still as the entry names them; else :class:`errors.OutputError` naming the file."""
@@ -249,6 +254,14 @@ class RunCache:
     def _file(self, kind: str, key: str, name: str) -> Path:
         return self._entry(kind, key).with_name(f"{key}.{name}")
 
+    def rows_file(self, key: str) -> Path:
+        """Where the run entry under ``key`` keeps its rows."""
+        return self._file("runs", key, "detail.json")
+
+    def page_file(self, key: str, number: int) -> Path:
+        """Where the pages entry under ``key`` keeps its page ``number`` (from 1)."""
+        return self._file("pages", key, f"page-{number}.html")
+
     def _raw(self, kind: str, key: str) -> bytes | None:
         """An entry's bytes; None without a cache or without that entry (a miss, nothing to discard)."""
         if self.folder is None:
@@ -276,14 +289,15 @@ class RunCache:
             return None
         try:
             entry = RunEntry.model_validate_json(self._verified(raw))
-            rows_file = self._file("runs", key, "detail.json")
+            rows_file = self.rows_file(key)
+            info = stat_of(os.lstat(rows_file)) if rows else None
             detail = read_owned(rows_file) if rows else b""
             if (entry.format, entry.key, entry.family) != (FORMAT, key, family) or (
                 rows and not _matches(detail, entry.detail)
             ):
                 raise ValueError("entry does not match its key, its digest or its rows")
             summary, part = summary_model.model_validate(entry.summary), part_model.model_validate(entry.part)
-            kept = Kept(rows_file, entry.detail.sha256, entry.detail.size) if rows else None
+            kept = Kept(rows_file, entry.detail.sha256, entry.detail.size, info) if rows else None
             return RunHit(summary, part, detail, kept)
         except (OSError, ValueError, ValidationError, Untrusted):
             self.discard("runs", key)
@@ -300,14 +314,16 @@ class RunCache:
             return None
         try:
             entry = PagesEntry.model_validate_json(self._verified(raw))
-            files = [self._file("pages", key, f"page-{n}.html") for n in range(1, len(entry.pages) + 1)]
+            files = [self.page_file(key, n) for n in range(1, len(entry.pages) + 1)]
+            found = [stat_of(os.lstat(file)) for file in files]
             pages = [(ref.path, read_owned(file)) for ref, file in zip(entry.pages, files, strict=True)]
             if (entry.format, entry.key) != (FORMAT, key) or not all(
                 _matches(data, ref) for (_, data), ref in zip(pages, entry.pages, strict=True)
             ):
                 raise ValueError("entry does not match its key, its digest or its pages")
             kept = tuple(
-                Kept(file, ref.sha256, ref.size) for file, ref in zip(files, entry.pages, strict=True)
+                Kept(file, ref.sha256, ref.size, info)
+                for file, ref, info in zip(files, entry.pages, found, strict=True)
             )
             return Pages(pages, entry.located, kept)
         except (OSError, ValueError, ValidationError, Untrusted):
@@ -350,7 +366,8 @@ class RunCache:
 
     def store_blob(self, kind: str, key: str, data: bytes) -> None:
         """Keep ``data`` under ``key``, signed like every entry."""
-        self._keep(kind, key, {"format": FORMAT, "key": key, "blob": _ref("blob", data)}, [("blob", data)])
+        ref = _ref("blob", data)
+        self._keep(kind, key, {"format": FORMAT, "key": key, "blob": ref}, [("blob", data, ref["sha256"])])
 
     def discard(self, kind: str, key: str) -> None:
         entry = self._entry(kind, key)
@@ -359,39 +376,49 @@ class RunCache:
             with contextlib.suppress(OSError):
                 path.unlink()
 
-    def store(self, key: str, family: str, summary: BaseModel, part: BaseModel, detail: bytes) -> None:
-        """Keep one scored run: its summary, its share of the aggregates and its rows."""
+    def store(self, key: str, family: str, summary: BaseModel, part: BaseModel, detail: bytes) -> Kept | None:
+        """Keep one scored run: its summary, its share of the aggregates and its rows; where its rows
+        are kept (None: nothing was kept)."""
         fields: dict[str, Any] = {
             "format": FORMAT,
             "key": key,
             "family": family,
-            "detail": _ref("detail.json", detail),
+            "detail": (ref := _ref("detail.json", detail)),
             "summary": summary.model_dump(mode="json", by_alias=True),
             "part": part.model_dump(mode="json"),
         }
-        self._keep("runs", key, fields, [("detail.json", detail)])
+        written = self._keep("runs", key, fields, [("detail.json", detail, ref["sha256"])])
+        return written[0] if written else None
 
-    def store_pages(self, key: str, pages: Pages) -> None:
-        """Keep one run's pages as rendered with one benchmark view."""
-        files = [(f"page-{n}.html", data) for n, (_, data) in enumerate(pages.pages, start=1)]
-        fields: dict[str, Any] = {
-            "format": FORMAT,
-            "key": key,
-            "located": pages.located,
-            "pages": [_ref(path, data) for path, data in pages.pages],
-        }
-        self._keep("pages", key, fields, files)
+    def store_pages(self, key: str, pages: Pages) -> tuple[Kept, ...]:
+        """Keep one run's pages as rendered with one benchmark view; where each is kept (none when
+        they were not)."""
+        refs = [_ref(path, data) for path, data in pages.pages]
+        files = [
+            (f"page-{n}.html", data, ref["sha256"])
+            for n, ((_, data), ref) in enumerate(zip(pages.pages, refs, strict=True), start=1)
+        ]
+        fields: dict[str, Any] = {"format": FORMAT, "key": key, "located": pages.located, "pages": refs}
+        return tuple(self._keep("pages", key, fields, files))
 
-    def _keep(self, kind: str, key: str, fields: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
-        """Best effort; each file atomically, the entry last, so an entry never names a missing file."""
+    def _keep(
+        self, kind: str, key: str, fields: dict[str, Any], files: list[tuple[str, bytes, str]]
+    ) -> list[Kept]:
+        """Best effort; each file atomically, the entry last, so an entry never names a missing file.
+        Each file as kept, its stat taken once written (none when nothing was kept)."""
         if self.folder is None:
-            return
+            return []
         entry = self._entry(kind, key)
+        kept: list[Kept] = []
         try:
             for folder in (self.folder, entry.parent.parent, entry.parent):
                 folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-            for name, data in files:
-                write_atomic(self._file(kind, key, name), data)
+            for name, data, sha256 in files:
+                file = self._file(kind, key, name)
+                write_atomic(file, data)
+                kept.append(Kept(file, sha256, len(data), stat_of(os.lstat(file))))
             write_atomic(entry, self._signed(fields))
         except OSError:
             self.discard(kind, key)
+            return []
+        return kept

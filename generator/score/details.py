@@ -20,6 +20,7 @@ from generator.errors import OutputError
 from generator.inputs.files import Stored
 from generator.inputs.portable import open_folder, wait_lock
 from generator.score.cache import Kept
+from generator.score.ledger import PagesKept
 from generator.score.spool import SPOOL_PREFIX, sweep_stale
 
 
@@ -44,6 +45,9 @@ class RunPagesOutcome:
     """(site path, cache file) of each page taken from the cache; empty when rendered and spooled."""
     located: dict[str, str] = field(default_factory=dict)
     """For kept pages of a paged run: the page of every row id."""
+    stored: PagesKept | None = None
+    """The pages as the run cache keeps them (taken from there or stored now), for the benchmark's
+    ledger (``score.ledger``); None when they are not kept."""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,8 @@ from generator.progress import SILENT, Progress
 from generator.report.model import BenchmarkReport, SealedInput, SiteReport
 from generator.score.cache import RunCache, bench_key
 from generator.score.cluster import SCHEDULER_TIMEOUT, on_cluster
-from generator.score.details import Details
+from generator.score.details import Details, RunPagesOutcome
+from generator.score.ledger import Ledger, Reused
 from generator.score.pool import in_workers
 from generator.score.statrecords import StatStore
 from generator.score.workers import (
@@ -310,6 +311,14 @@ def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, optio
     """What every run of the benchmark is scored and rendered with, here or in a worker process."""
     bench = prepared.bench
     cache_bench = bench_key(layout.id, bench.folder.digest, bench.reveal.digest if bench.reveal else None)
+    records = _records(options)
+    family = prepared.family.name
+    opened = records.folder is not None
+    ledger = (
+        Ledger.open(options.cache, layout.path, cache_bench, family, records.stamp)
+        if opened
+        else Ledger.none()
+    )
     return Shared(
         layout,
         bench,
@@ -324,7 +333,8 @@ def _shared(layout: BenchmarkLayout, prepared: Prepared, details: Details, optio
         min_jobs=fewest_jobs(layout.run_path(rel) for rel, _ in prepared.jobs),
         early=early_view(prepared, options),
         pages=options.pages,
-        records=_records(options),
+        records=records,
+        ledger=ledger,
     )
 
 
@@ -337,24 +347,78 @@ def _records(options: ScoreOptions) -> StatStore:
 
 
 def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Iterator[Outcome]:
-    """Step 4, a map: each run verified, looked up in the run cache and on a miss scored, in worker
-    processes, on a cluster or here; outcomes in run order. A benchmark with a reveal scores its runs
-    in this process, so the blind version does not read them again."""
+    """Step 4, a map: each run the benchmark's ledger vouches for taken from it here; every other
+    verified, looked up in the run cache and on a miss scored, in worker processes, on a cluster or
+    here; outcomes in run order. A benchmark with a reveal scores its runs in this process, so the
+    blind version does not read them again."""
     jobs = list(prepared.jobs)
+    ledgered = {job[1]: outcome for job in jobs if (outcome := _from_ledger(shared, job)) is not None}
+    shared.ledger.release()
+    missed = [job for job in jobs if job[1] not in ledgered]
     in_process = prepared.has_reveal and options.jobs > 1
     if options.scheduler and not in_process:
-        outcomes = on_cluster(shared, jobs, options.scheduler, options.scheduler_timeout)
-        return _keeping_rows(outcomes, shared)
-    workers = 1 if prepared.has_reveal else options.jobs
-    return _keeping_rows(in_workers(shared, score_one, jobs, workers, shared.min_jobs), shared)
+        outcomes = on_cluster(shared, missed, options.scheduler, options.scheduler_timeout)
+    else:
+        workers = 1 if prepared.has_reveal else options.jobs
+        outcomes = in_workers(shared, score_one, missed, workers, shared.min_jobs)
+    return _keeping_rows(_in_order(jobs, ledgered, outcomes), shared)
+
+
+def _from_ledger(shared: Shared, job: tuple[str, str]) -> Outcome | None:
+    """The run as the benchmark's ledger keeps it, when it vouches for it (``Ledger.reuse``)."""
+    rel, run_id = job
+    reads = shared.reads or FolderReads()
+    models = (shared.family.summary_model, shared.family.part_model)
+    found = shared.ledger.reuse(rel, run_id, shared.layout.run_path(rel), reads, shared.cache, models)
+    if found is None:
+        return None
+    return Outcome(
+        rel,
+        run_id,
+        found.digest,
+        found.summary,
+        found.part,
+        (),
+        reused=True,
+        key=found.key,
+        kept=found.rows,
+        inputs=found.inputs,
+        rows=found.rows,
+    )
+
+
+def _in_order(
+    jobs: list[tuple[str, str]], ready: Mapping[str, Outcome], rest: Iterator[Outcome]
+) -> Iterator[Outcome]:
+    """Every job's outcome in job order: ``ready``'s by run id, the others the next of ``rest``."""
+    for _, run_id in jobs:
+        yield ready[run_id] if run_id in ready else next(rest)
 
 
 def _keeping_rows(outcomes: Iterator[Outcome], shared: Shared) -> Iterator[Outcome]:
-    """The outcomes as they come, each reused run's rows noted where the run cache keeps them."""
+    """The outcomes as they come, each reused run's rows noted where the run cache keeps them, and
+    what the benchmark's ledger keeps of each clean one noted there."""
     for outcome in outcomes:
         if outcome.kept is not None:
             shared.details.keep_rows(shared.bench.id, outcome.run_id, outcome.kept)
+        _note(shared.ledger, outcome)
         yield outcome
+
+
+def _note(ledger: Ledger, outcome: Outcome) -> None:
+    if (
+        outcome.problems
+        or outcome.digest is None
+        or outcome.inputs is None
+        or outcome.rows is None
+        or outcome.summary is None
+        or outcome.part is None
+    ):
+        return
+    found = Reused(outcome.digest, outcome.key, outcome.summary, outcome.part, outcome.rows, outcome.inputs)
+    ledger.note(outcome.rel, outcome.run_id, found)
+    if outcome.pages is not None:
+        ledger.note_pages(outcome.run_id, outcome.pages)
 
 
 def fold_runs(
@@ -418,13 +482,30 @@ def render_pages(shared: Shared, finished: Finished[Any], folded: Folded, option
     view = _run_view(bench, status, shared.family.run_section(finished.section), options.site)
     viewed = Viewed(view, view.digest())
     jobs = [job for job in folded.keys if folded.rendered_with.get(job[0]) != viewed.digest]
-    pages = dataclasses.replace(shared, view=viewed, detail_model=finished.section.detail_model())
     rendered = len(folded.keys) - len(jobs)
+    ledger = shared.ledger
+    jobs = [job for job in jobs if not _pages_from_ledger(shared, viewed.digest, job[0])]
+    pages = dataclasses.replace(shared, view=viewed, detail_model=finished.section.detail_model())
     for outcome in in_workers(pages, render_one, jobs, options.jobs, shared.min_jobs):
         if outcome.kept:
             shared.details.keep_pages(bench.id, outcome)
+        if outcome.stored is not None:
+            ledger.note_pages(outcome.run_id, outcome.stored)
         rendered += outcome.rendered
+    ledger.write()
     return rendered
+
+
+def _pages_from_ledger(shared: Shared, view: str, run_id: str) -> bool:
+    """Whether the run's pages with ``view`` are the ones the benchmark's ledger names: then they are
+    taken from the run cache where it keeps them, as a loaded pages entry's are."""
+    found = shared.ledger.pages(run_id, view, shared.cache)
+    if found is None:
+        return False
+    kept = RunPagesOutcome(run_id, False, found.pages, found.located, found)
+    shared.details.keep_pages(shared.bench.id, kept)
+    shared.ledger.note_pages(run_id, found)
+    return True
 
 
 def benchmark_report(

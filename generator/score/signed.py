@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 _MAC_HEAD = b'{"mac":"'
@@ -36,6 +37,28 @@ def signed_body(key: bytes, raw: bytes) -> bytes | None:
     ):
         return None
     return body
+
+
+def write_signed(path: Path, key: bytes, body: Iterable[bytes]) -> None:
+    """``signed(key, b"".join(body))`` at ``path`` as :func:`write_atomic` puts it, written as the
+    pieces of ``body`` come (the first begins the JSON object): a ledger of 10,000 runs is never one
+    string in memory. The MAC's place is kept at the head and filled in last."""
+    digest = hmac.new(key, digestmod=hashlib.sha256)
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(bytes(_MAC_END + 2))
+            first = True
+            for piece in body:
+                digest.update(piece)
+                out.write(piece[1:] if first else piece)
+                first = False
+            out.seek(0)
+            out.write(_MAC_HEAD + digest.hexdigest().encode("ascii") + b'",')
+        Path(temp).replace(path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.inputs.discover import FolderReads
-from generator.inputs.seal import check_coverage, native
+from generator.inputs.seal import SEAL_NAME, SealedFolder, check_coverage, key_of, native
 from generator.score.signed import signed, signed_body, write_atomic
 from generator.score.userkey import Untrusted, read_owned
 
@@ -75,6 +75,47 @@ class FolderRecord:
             return False
         now = stat_of(info)
         return now == known[0] and not racy(now, self.stamp)
+
+    def vouches(self, seal: SealedFolder, nested: tuple[str, ...]) -> bool:
+        """Whether the sealed folder is as this record says it was when last hashed: every file its
+        ``seal`` lists there and nothing else outside the ``nested`` sealed folders
+        (``check_coverage``), and each listed file, by its stat, the file last found to have the
+        sha256 the seal lists (:meth:`unchanged`). No file but the seal is read."""
+        found = None if nested else _flat_listing(seal.path)
+        if found is not None:  # a folder without subfolders: its listing is every file's lstat
+            return found.keys() == seal.entries.keys() and all(
+                self.unchanged(rel, found[rel], sha256) for rel, sha256 in seal.entries.items()
+            )
+        if check_coverage(seal, set(nested)):
+            return False
+        for rel, sha256 in seal.entries.items():
+            try:
+                info = os.lstat(seal.path / native(rel))
+            except OSError:
+                return False
+            if not self.unchanged(rel, info, sha256):
+                return False
+        return True
+
+
+def _flat_listing(folder: Path) -> dict[str, os.stat_result] | None:
+    """The ``lstat`` of every entry of ``folder`` but its seal, by name, when it holds no subfolder,
+    its seal is a regular file and every name is UTF-8; else None (``check_coverage`` walks it and
+    says what is wrong). What it finds is what ``check_coverage`` would: a name the seal does not list,
+    or a listed file missing, is a different set of names, and a link or special file fails
+    ``FolderRecord.unchanged``."""
+    found: dict[str, os.stat_result] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISDIR(info.st_mode) or key_of(entry.name) != entry.name:
+                    return None
+                found[entry.name] = info
+    except OSError:
+        return None
+    seal = found.pop(SEAL_NAME, None)
+    return found if seal is not None and stat.S_ISREG(seal.st_mode) else None
 
 
 @dataclass(frozen=True)
@@ -132,18 +173,18 @@ class StatStore:
         listed and nothing else outside the ``nested`` sealed folders (``check_coverage``), and each
         listed file, by its stat, the file last found to have the sha256 its seal lists
         (``FolderRecord.unchanged``). No file but the seal is read. None: anything else (hash it)."""
+        vouched = self.vouching(folder, nested, reads)
+        return None if vouched is None else vouched[0]
+
+    def vouching(
+        self, folder: Path, nested: tuple[str, ...], reads: FolderReads
+    ) -> tuple[str, FolderRecord] | None:
+        """:meth:`vouches`, with the record that vouched."""
         record = self.load(folder)
         seal = reads.seal(folder).value if record is not None else None
-        if record is None or seal is None or check_coverage(seal, set(nested)):
+        if record is None or seal is None or not record.vouches(seal, nested):
             return None
-        for rel, sha256 in seal.entries.items():
-            try:
-                info = os.lstat(folder / native(rel))
-            except OSError:
-                return None
-            if not record.unchanged(rel, info, sha256):
-                return None
-        return seal.digest
+        return seal.digest, record
 
     def remember(
         self,
@@ -151,17 +192,19 @@ class StatStore:
         entries: Mapping[str, str],
         stamp: int,
         expected: Callable[[str], Stat | None] | None = None,
-    ) -> None:
+    ) -> FolderRecord:
         """Record each of ``entries`` (relative path → the sha256 its bytes were just found to have,
         hashed after ``stamp`` was read) as ``lstat`` finds it now, leaving out any file racy against
         ``stamp`` (it is hashed again next time). With ``expected`` (the files' bytes were written,
         not hashed: ``build._record_published``), a file is recorded only when it is still as it was
         once written (its stat then, or None: not recorded). Best effort: a cache that cannot be
-        written costs the records, never the build."""
+        written costs the records, never the build. Returns the record as kept (a benchmark's ledger
+        keeps it too: ``score.ledger``)."""
         path = self._path(folder)
         if path is None:
-            return
+            return FolderRecord(stamp, {})
         files: dict[str, list[int | str]] = {}
+        recorded: dict[str, tuple[Stat, str]] = {}
         for rel, sha256 in entries.items():
             try:
                 info = os.lstat(folder / native(rel))
@@ -172,8 +215,10 @@ class StatStore:
                 continue
             if stat.S_ISREG(info.st_mode) and not racy(now, stamp):
                 files[rel] = [*now, sha256]
+                recorded[rel] = (now, sha256)
         if files:
             self._write(path, folder, files, stamp)
+        return FolderRecord(stamp, recorded)
 
     def _write(self, path: Path, folder: Path, files: dict[str, list[int | str]], stamp: int) -> None:
         fields = {

@@ -28,7 +28,8 @@ from generator.inputs.discover import BenchmarkLayout, FolderReads, VerifiedFold
 from generator.inputs.portable import usable_cores
 from generator.score.cache import Kept, Pages, RunCache
 from generator.score.details import Details, RunPagesOutcome
-from generator.score.statrecords import StatStore
+from generator.score.ledger import Ledger, PagesKept
+from generator.score.statrecords import FolderRecord, StatStore
 
 PageRenderer = Callable[[str, RunView, str, BaseModel], Pages]
 """Renders one run's pages (family name, the benchmark's run view, run id, its rows): the render
@@ -79,22 +80,25 @@ def verified_run(run_path: Path, reads: FolderReads | None = None) -> Result[Ver
     return reads.verify(run_path)
 
 
-def recorded_run(run_path: Path, reads: FolderReads, records: StatStore) -> str | None:
-    """The run's seal digest when it holds no nested seal and its stat record vouches for its files
-    (``StatStore.vouches``): no file but the seal is read. None: the run is verified by hashing."""
-    return None if reads.nested(run_path) else records.vouches(run_path, (), reads)
+def recorded_run(run_path: Path, reads: FolderReads, records: StatStore) -> tuple[str, FolderRecord] | None:
+    """The run's seal digest and stat record when it holds no nested seal and that record vouches
+    for its files (``StatStore.vouches``): no file but the seal is read. None: the run is verified by
+    hashing."""
+    return None if reads.nested(run_path) else records.vouching(run_path, (), reads)
 
 
-def verified_and_recorded(run_path: Path, reads: FolderReads, records: StatStore) -> Result[VerifiedFolder]:
+def verified_and_recorded(
+    run_path: Path, reads: FolderReads, records: StatStore
+) -> tuple[Result[VerifiedFolder], FolderRecord | None]:
     """:func:`verified_run`, and when its files were hashed now and matched, a stat record of them
-    (the stamp read before the first was examined). A folder the build verified earlier and holds
-    (``FolderReads.keep``) is not recorded: it was hashed before this stamp."""
+    (the stamp read before the first was examined), as kept. A folder the build verified earlier and
+    holds (``FolderReads.keep``) is not recorded: it was hashed before this stamp."""
     stamp = records.stamp()
     fresh = run_path not in reads.folders
     verified = verified_run(run_path, reads)
     if fresh and verified.value is not None:
-        records.remember(run_path, verified.value.seal.entries, stamp)
-    return verified
+        return verified, records.remember(run_path, verified.value.seal.entries, stamp)
+    return verified, None
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,9 @@ class Shared:
     """The stat records of run folders (kept beside the run cache): a run whose files are as its
     record says is looked up in the cache without hashing them. None kept for ``verify`` and
     ``--no-cache``, which hash every file."""
+    ledger: Ledger = field(default_factory=Ledger.none)
+    """The benchmark's ledger (``score.ledger``): each run it vouches for is taken from it in the
+    build's own process; an empty one for ``verify`` and ``--no-cache``."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +167,12 @@ class Outcome:
     rendered_with: str = ""
     """The digest of the view its pages were rendered and spooled with as it was scored
     (``Shared.early``); empty when they were not."""
+    inputs: FolderRecord | None = None
+    """The stat record of the run's files (as it vouched, or as kept once they were hashed now)."""
+    rows: Kept | None = None
+    """Where the run cache keeps the run's rows (loaded, or stored now), with the file's stat."""
+    pages: PagesKept | None = None
+    """The pages rendered as it was scored (``rendered_with``), as the run cache keeps them."""
 
 
 Job = tuple[str, str]
@@ -172,17 +185,18 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     rows in memory, unless the cache keeps them."""
     rel, run_id = job
     run_path, reads = shared.layout.run_path(rel), shared.reads or FolderReads()
-    digest = recorded_run(run_path, reads, shared.records) if shared.records.folder else None
-    reused = _reused(shared, rel, run_id, digest) if digest is not None else None
+    recorded = recorded_run(run_path, reads, shared.records) if shared.records.folder else None
+    digest = recorded[0] if recorded is not None else None
+    reused = _reused(shared, rel, run_id, *recorded) if recorded is not None else None
     if reused is not None:
         return reused
-    verified = verified_and_recorded(run_path, reads, shared.records)
+    verified, record = verified_and_recorded(run_path, reads, shared.records)
     run = verified.value
     if run is None:
         return Outcome(rel, run_id, None, None, None, verified.problems)
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, run.digest)
-    reused = None if run.digest == digest else _reused(shared, rel, run_id, run.digest)
+    reused = None if run.digest == digest else _reused(shared, rel, run_id, run.digest, record)
     if reused is not None:
         return reused
     bench = shared.bench.id
@@ -190,27 +204,52 @@ def score_one(shared: Shared, job: Job) -> Outcome:
     scored = scoring.value
     if scored is None or scoring.problems:
         return Outcome(rel, run_id, run.digest, None, None, scoring.problems)
-    rendered_with = ""
+    rendered_with, rows, pages = "", None, None
     if shared.outputs:
         detail = shared.details.put(bench, run_id, scored.detail)
-        shared.cache.store(key, family.name, scored.summary, scored.part, detail)
+        rows = shared.cache.store(key, family.name, scored.summary, scored.part, detail)
         early = shared.early
         if early is not None and not shared.cache.has_pages(shared.cache.pages_key(key, early.digest)):
-            _render(shared, early, run_id, key, scored.detail)
+            pages = _render(shared, early, run_id, key, scored.detail)
             rendered_with = early.digest
     return Outcome(
-        rel, run_id, run.digest, scored.summary, scored.part, (), key=key, rendered_with=rendered_with
+        rel,
+        run_id,
+        run.digest,
+        scored.summary,
+        scored.part,
+        (),
+        key=key,
+        rendered_with=rendered_with,
+        inputs=record,
+        rows=rows,
+        pages=pages,
     )
 
 
-def _reused(shared: Shared, rel: str, run_id: str, digest: str) -> Outcome | None:
-    """The run taken from the run cache under its seal's ``digest``; None on a miss."""
+def _reused(
+    shared: Shared, rel: str, run_id: str, digest: str, record: FolderRecord | None
+) -> Outcome | None:
+    """The run taken from the run cache under its seal's ``digest``; None on a miss. ``record``: the
+    stat record of its files, as it vouched or as kept once they were hashed."""
     family = shared.family
     key = shared.cache.key(shared.cache_bench, rel, digest)
     hit = shared.cache.load(key, family.name, family.summary_model, family.part_model, shared.outputs)
     if hit is None:
         return None
-    return Outcome(rel, run_id, digest, hit.summary, hit.part, (), reused=True, key=key, kept=hit.kept)
+    return Outcome(
+        rel,
+        run_id,
+        digest,
+        hit.summary,
+        hit.part,
+        (),
+        reused=True,
+        key=key,
+        kept=hit.kept,
+        inputs=record,
+        rows=hit.kept,
+    )
 
 
 def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
@@ -221,16 +260,20 @@ def render_one(shared: Shared, job: Job) -> RunPagesOutcome:
     pages = shared.cache.load_pages(shared.cache.pages_key(run_key, shared.view.digest))
     if pages is not None:
         kept = tuple((path, file) for (path, _), file in zip(pages.pages, pages.kept, strict=True))
-        return RunPagesOutcome(run_id, False, kept, pages.located)
+        loaded = PagesKept(shared.view.digest, pages.located, kept)
+        return RunPagesOutcome(run_id, False, kept, pages.located, loaded)
     run = shared.detail_model.model_validate_json(shared.details.get(shared.bench.id, run_id))
-    _render(shared, shared.view, run_id, run_key, run)
-    return RunPagesOutcome(run_id, True)
+    return RunPagesOutcome(run_id, True, stored=_render(shared, shared.view, run_id, run_key, run))
 
 
-def _render(shared: Shared, viewed: Viewed, run_id: str, run_key: str, run: BaseModel) -> None:
+def _render(shared: Shared, viewed: Viewed, run_id: str, run_key: str, run: BaseModel) -> PagesKept | None:
     """A run's pages rendered with ``viewed`` by the renderer the build handed in, spooled and kept
-    in the run cache under its digest."""
+    in the run cache under its digest; as kept there (None: they were not)."""
     assert shared.pages is not None, "a build that renders pages hands in its renderer (ScoreOptions.pages)"
     pages = shared.pages(shared.family.name, viewed.view, run_id, run)
-    shared.cache.store_pages(shared.cache.pages_key(run_key, viewed.digest), pages)
+    kept = shared.cache.store_pages(shared.cache.pages_key(run_key, viewed.digest), pages)
     shared.details.put_pages(shared.bench.id, run_id, pages.pages, pages.located)
+    if len(kept) != len(pages.pages):
+        return None
+    files = tuple((path, file) for (path, _), file in zip(pages.pages, kept, strict=True))
+    return PagesKept(viewed.digest, pages.located, files)
