@@ -1,11 +1,13 @@
 """Stat records (``score.statrecords``): a run folder whose files are as the record says is not hashed
-again; any edit a user can make without root (in place, a swapped file, a change within the
-record's second) is, and refused as today when its bytes differ from the seal; a record whose MAC
-fails is ignored; ``verify`` and ``--no-cache`` keep none."""
+again, nor a published version's files (the no-op check, the blind version's scan key, the files a
+new version shares); any edit a user can make without root (in place, a swapped file, a change
+within the record's second) is, and refused as today when its bytes differ from the seal or the
+build record; a record whose MAC fails is ignored; ``verify`` and ``--no-cache`` keep none."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import time
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 import generator.inputs.discover as discover
+from generator import build as pipeline
 from generator.errors import VersionConflict
 from generator.inputs.discover import FolderReads
 from generator.inputs.identity import seals_digest
@@ -25,7 +28,7 @@ from generator.score.cache import RunCache
 from generator.score.run import ScoreOptions, _records
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
 from generator.score.workers import recorded_run, verified_and_recorded
-from tests.conftest import run_cli, snapshot
+from tests.conftest import run_cli, snapshot, writable
 
 KEY = b"s" * 32
 LATER = 5_000_000_000
@@ -382,3 +385,68 @@ def test_a_build_in_process_leaves_the_collector_as_it_found_it(corpus: Path, tm
     result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--no-cache", "--jobs", "1")
     assert result.exit_code == 0, result.output
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def _published(folder: Path, pages: dict[str, bytes]) -> dict[str, str]:
+    """A published version at ``folder``: ``pages`` and a build record listing each one's sha256."""
+    for rel, data in pages.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    files = {rel: hashlib.sha256(data).hexdigest() for rel, data in pages.items()}
+    (folder / write.BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (folder / write.BUILD_RECORD).write_text(json.dumps({"files": files}))
+    return files
+
+
+def _edit_in_place(file: Path, data: bytes) -> None:
+    """Rewrite ``file`` with ``data`` (its size) and set its mtime back: only its ctime moves."""
+    before = file.stat()
+    assert len(data) == before.st_size
+    _settle()
+    writable(file).write_bytes(data)
+    os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = file.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert after.st_ctime_ns != before.st_ctime_ns
+
+
+def _options(tmp_path: Path) -> ScoreOptions:
+    return ScoreOptions(cache=RunCache(tmp_path / "cache", KEY))
+
+
+def test_the_blind_scan_takes_a_published_versions_sha256s_from_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build._sha256s_of`` (the scan key of a published blind version): hashed once and recorded,
+    then taken from the record; a file edited in place since (same size, mtime set back) is hashed
+    again and yields its new sha256. Without a cache, or a version only staged, all are hashed."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    version = tmp_path / "site" / "v1"
+    pages = {"index.html": b"<p>hi</p>\n", "runs/r1.html": b"<p>r1</p>\n"}
+    _published(version, pages)
+    files = [(rel, (version / rel).read_bytes) for rel in sorted(pages)]
+    expected = [hashlib.sha256(pages[rel]).hexdigest() for rel, _ in files]
+    hashed: list[str] = []
+    original = pipeline._hashed_in_workers
+
+    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
+        hashed.extend(rel for rel, _ in files)
+        return original(files, workers, locks)
+
+    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    options = _options(tmp_path)
+    for _ in range(3):
+        assert pipeline._sha256s_of(files, version, options) == expected
+    assert hashed == ["index.html", "runs/r1.html"], "hashed on the first scan only"
+    hashed.clear()
+    _edit_in_place(version / "index.html", b"<p>ho</p>\n")
+    found = pipeline._sha256s_of(files, version, options)
+    assert found == [hashlib.sha256(b"<p>ho</p>\n").hexdigest(), expected[1]] and hashed == ["index.html"]
+    hashed.clear()
+    assert pipeline._sha256s_of(files, version, ScoreOptions()) == found
+    assert pipeline._sha256s_of(files, None, options) == found
+    assert hashed == ["index.html", "runs/r1.html"] * 2
