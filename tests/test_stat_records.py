@@ -414,6 +414,90 @@ def _edit_in_place(file: Path, data: bytes) -> None:
     assert after.st_ctime_ns != before.st_ctime_ns
 
 
+@pytest.fixture
+def holding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every shared file ``Staging.settle`` reads and hashes (``write._holding``), by its name."""
+    hashed: list[str] = []
+    original = write._holding
+
+    def counting(paths: list[str]) -> list[write.Held | None]:
+        hashed.extend(Path(path).name for path in paths)
+        return original(paths)
+
+    monkeypatch.setattr(write, "_holding", counting)
+    return hashed
+
+
+class _Stored:
+    """A stored file of the run cache (``cache.Kept``), in memory."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.size, self.sha256 = data, len(data), hashlib.sha256(data).hexdigest()
+
+    def read(self) -> bytes:
+        return self.data
+
+
+def _settled(
+    tmp_path: Path, name: str, shared: Path, store: StatStore | None, pages: dict[str, bytes]
+) -> int:
+    """A new version staged over ``shared`` from the run cache's ``pages``: the files it linked."""
+    stage = write.Staging(tmp_path / name, shared, read_only=True, records=store)
+    for rel, data in pages.items():
+        stage.add_stored(rel, _Stored(data))
+    stage.settle()
+    return stage.linked
+
+
+def test_settle_takes_the_shared_versions_files_from_their_record_and_records_those_it_hashed(
+    tmp_path: Path, holding: list[str]
+) -> None:
+    """``Staging.settle`` with stat records: a shared file recorded, and found as recorded, is not
+    read (linked all the same); one the record lacks is hashed and then recorded, so the next stage
+    over the same version hashes none. Without records (``--no-cache``) every one is hashed."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    files = _published(shared, pages)
+    store = _store(tmp_path)
+    store.remember(shared, {"runs/a.html": files["runs/a.html"]}, store.stamp())
+    assert _settled(tmp_path, "s1", shared, store, pages) == 2
+    assert holding == ["b.html"], "a.html was vouched by its record"
+    holding.clear()
+    assert _settled(tmp_path, "s2", shared, store, pages) == 2
+    assert holding == [], "b.html was recorded as settle hashed it"
+    assert _settled(tmp_path, "s3", shared, None, pages) == 2
+    assert sorted(holding) == ["a.html", "b.html"]
+
+
+def test_settle_refuses_a_recorded_shared_file_edited_in_place(tmp_path: Path, holding: list[str]) -> None:
+    """A shared file edited in place since it was recorded (same size, its mtime set back) moved its
+    ctime: settle hashes it and refuses the version (exit 5), and links nothing."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    files = _published(shared, pages)
+    store = _store(tmp_path)
+    store.remember(shared, files, store.stamp())
+    _edit_in_place(shared / "runs" / "a.html", b"<p>A</p>\n")
+    with pytest.raises(VersionConflict, match=r"runs/a\.html differ from") as refused:
+        _settled(tmp_path, "s1", shared, store, pages)
+    assert refused.value.exit_code == 5 and holding == ["a.html"]
+    assert not (tmp_path / "s1" / "runs" / "b.html").exists()
+
+
+def test_settle_never_records_a_file_it_linked_within_the_records_second(tmp_path: Path) -> None:
+    """With the real clock: a link moves the shared file's ctime into the record's second, so the
+    file settle hashed and then linked is left out of the shared version's record (racy); the one it
+    hashed and did not link (the new version has other bytes there) is recorded."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    _published(shared, pages)
+    time.sleep(1.2)  # the files' times a second behind the stamp: not racy
+    store = StatStore(tmp_path / "cache", KEY)
+    assert _settled(tmp_path, "s1", shared, store, {**pages, "runs/b.html": b"<p>B</p>\n"}) == 1
+    record = store.load(shared)
+    assert record is not None and sorted(record.files) == ["runs/b.html"]
+
+
 def _options(tmp_path: Path) -> ScoreOptions:
     return ScoreOptions(cache=RunCache(tmp_path / "cache", KEY))
 
@@ -450,3 +534,66 @@ def test_the_blind_scan_takes_a_published_versions_sha256s_from_its_record(
     assert pipeline._sha256s_of(files, version, ScoreOptions()) == found
     assert pipeline._sha256s_of(files, None, options) == found
     assert hashed == ["index.html", "runs/r1.html"] * 2
+
+
+def _reveal(corpus: Path) -> tuple[str, str]:
+    """The blind version the corpus's reveal cites, and one name it reveals."""
+    reveal = json.loads((corpus / "vibe-delivery" / "reveal" / "reveal.json").read_text(encoding="utf-8"))
+    return reveal["scores_version"], next(iter(reveal["providers"].values()))
+
+
+def test_a_build_over_a_recorded_site_hashes_neither_the_blind_version_nor_the_shared_one(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str]
+) -> None:
+    """A second build into a site whose versions the first recorded as it published them (the clock
+    read past their racy second) hashes no file of the blind version for its scan key and no file of
+    the version it shares from. A blind page edited in place since
+    (same size, mtime set back) to show a revealed name is hashed, scanned and refused as today."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    hashed: list[str] = []
+    original = pipeline._hashed_in_workers
+
+    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
+        hashed.extend(rel for rel, _ in files)
+        return original(files, workers, locks)
+
+    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    cache, out = tmp_path / "cache", tmp_path / "site"
+
+    def build(version: str) -> Any:
+        hashed.clear()
+        holding.clear()
+        args = ("--runs", corpus, "--out", out, "--site-version", version, "--cache", cache, "--jobs", "1")
+        return run_cli("build", *args)
+
+    assert build("v1").exit_code == 0
+    result = build("v2")
+    assert result.exit_code == 0, result.output
+    assert hashed == [] and holding == [], "a recorded file was hashed"
+    blind, name = _reveal(corpus)
+    page = out / blind / "index.html"
+    data = page.read_bytes()
+    at = data.index(b"</main>") - len(name.encode())
+    _edit_in_place(page, data[:at] + name.encode() + data[at + len(name.encode()) :])
+    result = build("v3")
+    assert result.exit_code == 4 and f"{blind}/index.html" in result.output, result.output
+    assert hashed == ["index.html"], "only the edited page was hashed"
+
+
+def test_a_build_refuses_a_recorded_file_of_the_shared_version_edited_in_place(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str]
+) -> None:
+    """A run page of the version a build shares from, recorded as it was published and edited in
+    place since (same size, mtime set back): the build hashes it (and only it) and refuses (exit 5)."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    cache, out = tmp_path / "cache", tmp_path / "site"
+    args = ("--runs", corpus, "--out", out, "--cache", cache, "--jobs", "1")
+    assert run_cli("build", *args, "--site-version", "v1").exit_code == 0
+    files = json.loads((out / "v1" / write.BUILD_RECORD).read_bytes())["files"]
+    rel = next(rel for rel in sorted(files) if "/runs/" in rel and rel.endswith(".html"))
+    data = (out / "v1" / rel).read_bytes()
+    _edit_in_place(out / "v1" / rel, data.replace(b"</body>", b"</BODY>"))
+    holding.clear()
+    result = run_cli("build", *args, "--site-version", "v2")
+    assert result.exit_code == 5 and "changed after publication" in result.output, result.output
+    assert rel in result.output and holding == [Path(rel).name]
