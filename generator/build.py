@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import itertools
 import json
+import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -34,7 +35,7 @@ from generator.publish.write import (
     replace_export,
 )
 from generator.score.spool import sweep_stale
-from generator.score.statrecords import StatStore
+from generator.score.statrecords import FolderRecord, StatStore
 from generator.score.userkey import trusted_key
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def _frozen_version(config: BuildConfig, scored: Scored, writer: SiteWriter) -> 
 
     options = dataclasses.replace(config.options, locks=writer.locks)  # workers close the site lock
     if existing.exists():
-        _scan_blind(folder_files(existing, f"{version}/"), report, options, version)
+        _scan_blind(folder_files(existing, f"{version}/"), report, options, version, existing)
 
         def frozen(bench: str) -> bytes | None:
             path = existing / "data" / "scores" / f"{bench}.json"
@@ -231,14 +232,20 @@ def _scan_site_look(look: SiteLook, report: SiteReport, version: str) -> None:
 
 
 def _scan_blind(
-    files: list[tuple[str, Callable[[], bytes]]], report: SiteReport, options: ScoreOptions, version: str
+    files: list[tuple[str, Callable[[], bytes]]],
+    report: SiteReport,
+    options: ScoreOptions,
+    version: str,
+    published: Path | None = None,
 ) -> None:
     """Every revealed name must be absent from every byte, every rendered text and every file name
-    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it.
+    of the blind version (``blind_scan``), whether this build rebuilt it or ``--out`` holds it
+    (``published``, its folder).
 
     The run cache keeps that a version's files showed none of these names (``cache.scan_key``: the
-    names, the generator and every file's path in the version and sha256, read and hashed each
-    time, on the build's workers): the same files are not scanned again. The key leaves out the
+    names, the generator and every file's path in the version and sha256, read and hashed on the
+    build's workers, or for a published version taken from its stat record where that vouches a
+    file: ``_sha256s_of``): the same files are not scanned again. The key leaves out the
     build record, which a version gets when it is published, after this scan of its staged files;
     it is scanned always.
     """
@@ -252,7 +259,7 @@ def _scan_blind(
     pages = sorted(
         ((path, read) for path, _, read in local if path != BUILD_RECORD), key=lambda page: page[0]
     )
-    hashed = _hashed_in_workers(pages, workers, locks)
+    hashed = _sha256s_of(pages, published, options)
     key = scan_key(names, zip((path for path, _ in pages), hashed, strict=True))
     clean = cache.scanned_clean(key)
     found = find_revealed(record, names) if clean else _find_revealed_in_workers(files, names, workers, locks)
@@ -273,6 +280,39 @@ than two parts' worth is scanned in the build's own process."""
 
 def _sha256s(files: list[tuple[str, Callable[[], bytes]]]) -> list[str]:
     return [hashlib.sha256(read()).hexdigest() for _, read in files]
+
+
+def _sha256s_of(
+    pages: list[tuple[str, Callable[[], bytes]]], published: Path | None, options: ScoreOptions
+) -> list[str]:
+    """The sha256 of each of ``pages`` (paths relative to the version), in order, hashed on the
+    build's workers; for a published version (``published``) beside a trusted run cache, a file its
+    stat record vouches is the file last found with a sha256 (``FolderRecord.sha256_of``) is not read,
+    and the files hashed are recorded with the rest (the stamp read before any is examined), so the
+    next build hashes none. An edit since moved a file's ctime: it is hashed, and a changed file
+    changes the key (scanned again). Without a cache, every file is hashed."""
+    cache = options.cache
+    if published is None or cache.folder is None or not cache.mac_key:
+        return _hashed_in_workers(pages, options.jobs, options.locks)
+    records = StatStore(cache.folder, cache.mac_key)
+    stamp = records.stamp()
+    known = records.load(published)
+    recorded = [None if known is None else _recorded_sha256(known, published, path) for path, _ in pages]
+    rest = [page for page, sha256 in zip(pages, recorded, strict=True) if sha256 is None]
+    fresh = iter(_hashed_in_workers(rest, options.jobs, options.locks))
+    found = [next(fresh) if sha256 is None else sha256 for sha256 in recorded]
+    if rest:
+        records.remember(published, dict(zip((path for path, _ in pages), found, strict=True)), stamp)
+    return found
+
+
+def _recorded_sha256(known: FolderRecord, folder: Path, rel: str) -> str | None:
+    """The sha256 the stat record ``known`` vouches for the file ``rel`` of ``folder``, as ``lstat``
+    finds it now; None: hash it."""
+    try:
+        return known.sha256_of(rel, os.lstat(folder / rel))
+    except OSError:
+        return None
 
 
 def _hashed_in_workers(

@@ -1,11 +1,13 @@
 """Stat records (``score.statrecords``): a run folder whose files are as the record says is not hashed
-again; any edit a user can make without root (in place, a swapped file, a change within the
-record's second) is, and refused as today when its bytes differ from the seal; a record whose MAC
-fails is ignored; ``verify`` and ``--no-cache`` keep none."""
+again, nor a published version's files (the no-op check, the blind version's scan key, the files a
+new version shares); any edit a user can make without root (in place, a swapped file, a change
+within the record's second) is, and refused as today when its bytes differ from the seal or the
+build record; a record whose MAC fails is ignored; ``verify`` and ``--no-cache`` keep none."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 import time
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 
 import generator.inputs.discover as discover
+from generator import build as pipeline
 from generator.errors import VersionConflict
 from generator.inputs.discover import FolderReads
 from generator.inputs.identity import seals_digest
@@ -25,7 +28,7 @@ from generator.score.cache import RunCache
 from generator.score.run import ScoreOptions, _records
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
 from generator.score.workers import recorded_run, verified_and_recorded
-from tests.conftest import run_cli, snapshot
+from tests.conftest import run_cli, snapshot, writable
 
 KEY = b"s" * 32
 LATER = 5_000_000_000
@@ -382,3 +385,215 @@ def test_a_build_in_process_leaves_the_collector_as_it_found_it(corpus: Path, tm
     result = run_cli("build", "--runs", corpus, "--out", tmp_path / "site", "--no-cache", "--jobs", "1")
     assert result.exit_code == 0, result.output
     assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+
+
+def _published(folder: Path, pages: dict[str, bytes]) -> dict[str, str]:
+    """A published version at ``folder``: ``pages`` and a build record listing each one's sha256."""
+    for rel, data in pages.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_bytes(data)
+    files = {rel: hashlib.sha256(data).hexdigest() for rel, data in pages.items()}
+    (folder / write.BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (folder / write.BUILD_RECORD).write_text(json.dumps({"files": files}))
+    return files
+
+
+def _edit_in_place(file: Path, data: bytes) -> None:
+    """Rewrite ``file`` with ``data`` (its size) and set its mtime back: only its ctime moves."""
+    before = file.stat()
+    assert len(data) == before.st_size
+    _settle()
+    writable(file).write_bytes(data)
+    os.utime(file, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = file.stat()
+    assert (after.st_ino, after.st_size, after.st_mtime_ns) == (
+        before.st_ino,
+        before.st_size,
+        before.st_mtime_ns,
+    )
+    assert after.st_ctime_ns != before.st_ctime_ns
+
+
+@pytest.fixture
+def holding(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every shared file ``Staging.settle`` reads and hashes (``write._holding``), by its name."""
+    hashed: list[str] = []
+    original = write._holding
+
+    def counting(paths: list[str]) -> list[write.Held | None]:
+        hashed.extend(Path(path).name for path in paths)
+        return original(paths)
+
+    monkeypatch.setattr(write, "_holding", counting)
+    return hashed
+
+
+class _Stored:
+    """A stored file of the run cache (``cache.Kept``), in memory."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data, self.size, self.sha256 = data, len(data), hashlib.sha256(data).hexdigest()
+
+    def read(self) -> bytes:
+        return self.data
+
+
+def _settled(
+    tmp_path: Path, name: str, shared: Path, store: StatStore | None, pages: dict[str, bytes]
+) -> int:
+    """A new version staged over ``shared`` from the run cache's ``pages``: the files it linked."""
+    stage = write.Staging(tmp_path / name, shared, read_only=True, records=store)
+    for rel, data in pages.items():
+        stage.add_stored(rel, _Stored(data))
+    stage.settle()
+    return stage.linked
+
+
+def test_settle_takes_the_shared_versions_files_from_their_record_and_records_those_it_hashed(
+    tmp_path: Path, holding: list[str]
+) -> None:
+    """``Staging.settle`` with stat records: a shared file recorded, and found as recorded, is not
+    read (linked all the same); one the record lacks is hashed and then recorded, so the next stage
+    over the same version hashes none. Without records (``--no-cache``) every one is hashed."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    files = _published(shared, pages)
+    store = _store(tmp_path)
+    store.remember(shared, {"runs/a.html": files["runs/a.html"]}, store.stamp())
+    assert _settled(tmp_path, "s1", shared, store, pages) == 2
+    assert holding == ["b.html"], "a.html was vouched by its record"
+    holding.clear()
+    assert _settled(tmp_path, "s2", shared, store, pages) == 2
+    assert holding == [], "b.html was recorded as settle hashed it"
+    assert _settled(tmp_path, "s3", shared, None, pages) == 2
+    assert sorted(holding) == ["a.html", "b.html"]
+
+
+def test_settle_refuses_a_recorded_shared_file_edited_in_place(tmp_path: Path, holding: list[str]) -> None:
+    """A shared file edited in place since it was recorded (same size, its mtime set back) moved its
+    ctime: settle hashes it and refuses the version (exit 5), and links nothing."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    files = _published(shared, pages)
+    store = _store(tmp_path)
+    store.remember(shared, files, store.stamp())
+    _edit_in_place(shared / "runs" / "a.html", b"<p>A</p>\n")
+    with pytest.raises(VersionConflict, match=r"runs/a\.html differ from") as refused:
+        _settled(tmp_path, "s1", shared, store, pages)
+    assert refused.value.exit_code == 5 and holding == ["a.html"]
+    assert not (tmp_path / "s1" / "runs" / "b.html").exists()
+
+
+def test_settle_never_records_a_file_it_linked_within_the_records_second(tmp_path: Path) -> None:
+    """With the real clock: a link moves the shared file's ctime into the record's second, so the
+    file settle hashed and then linked is left out of the shared version's record (racy); the one it
+    hashed and did not link (the new version has other bytes there) is recorded."""
+    pages = {"runs/a.html": b"<p>a</p>\n", "runs/b.html": b"<p>b</p>\n"}
+    shared = tmp_path / "v1"
+    _published(shared, pages)
+    time.sleep(1.2)  # the files' times a second behind the stamp: not racy
+    store = StatStore(tmp_path / "cache", KEY)
+    assert _settled(tmp_path, "s1", shared, store, {**pages, "runs/b.html": b"<p>B</p>\n"}) == 1
+    record = store.load(shared)
+    assert record is not None and sorted(record.files) == ["runs/b.html"]
+
+
+def _options(tmp_path: Path) -> ScoreOptions:
+    return ScoreOptions(cache=RunCache(tmp_path / "cache", KEY))
+
+
+def test_the_blind_scan_takes_a_published_versions_sha256s_from_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build._sha256s_of`` (the scan key of a published blind version): hashed once and recorded,
+    then taken from the record; a file edited in place since (same size, mtime set back) is hashed
+    again and yields its new sha256. Without a cache, or a version only staged, all are hashed."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    version = tmp_path / "site" / "v1"
+    pages = {"index.html": b"<p>hi</p>\n", "runs/r1.html": b"<p>r1</p>\n"}
+    _published(version, pages)
+    files = [(rel, (version / rel).read_bytes) for rel in sorted(pages)]
+    expected = [hashlib.sha256(pages[rel]).hexdigest() for rel, _ in files]
+    hashed: list[str] = []
+    original = pipeline._hashed_in_workers
+
+    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
+        hashed.extend(rel for rel, _ in files)
+        return original(files, workers, locks)
+
+    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    options = _options(tmp_path)
+    for _ in range(3):
+        assert pipeline._sha256s_of(files, version, options) == expected
+    assert hashed == ["index.html", "runs/r1.html"], "hashed on the first scan only"
+    hashed.clear()
+    _edit_in_place(version / "index.html", b"<p>ho</p>\n")
+    found = pipeline._sha256s_of(files, version, options)
+    assert found == [hashlib.sha256(b"<p>ho</p>\n").hexdigest(), expected[1]] and hashed == ["index.html"]
+    hashed.clear()
+    assert pipeline._sha256s_of(files, version, ScoreOptions()) == found
+    assert pipeline._sha256s_of(files, None, options) == found
+    assert hashed == ["index.html", "runs/r1.html"] * 2
+
+
+def _reveal(corpus: Path) -> tuple[str, str]:
+    """The blind version the corpus's reveal cites, and one name it reveals."""
+    reveal = json.loads((corpus / "vibe-delivery" / "reveal" / "reveal.json").read_text(encoding="utf-8"))
+    return reveal["scores_version"], next(iter(reveal["providers"].values()))
+
+
+def test_a_build_over_a_recorded_site_hashes_neither_the_blind_version_nor_the_shared_one(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str]
+) -> None:
+    """A second build into a site whose versions the first recorded as it published them (the clock
+    read past their racy second) hashes no file of the blind version for its scan key and no file of
+    the version it shares from. A blind page edited in place since
+    (same size, mtime set back) to show a revealed name is hashed, scanned and refused as today."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    hashed: list[str] = []
+    original = pipeline._hashed_in_workers
+
+    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
+        hashed.extend(rel for rel, _ in files)
+        return original(files, workers, locks)
+
+    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    cache, out = tmp_path / "cache", tmp_path / "site"
+
+    def build(version: str) -> Any:
+        hashed.clear()
+        holding.clear()
+        args = ("--runs", corpus, "--out", out, "--site-version", version, "--cache", cache, "--jobs", "1")
+        return run_cli("build", *args)
+
+    assert build("v1").exit_code == 0
+    result = build("v2")
+    assert result.exit_code == 0, result.output
+    assert hashed == [] and holding == [], "a recorded file was hashed"
+    blind, name = _reveal(corpus)
+    page = out / blind / "index.html"
+    data = page.read_bytes()
+    at = data.index(b"</main>") - len(name.encode())
+    _edit_in_place(page, data[:at] + name.encode() + data[at + len(name.encode()) :])
+    result = build("v3")
+    assert result.exit_code == 4 and f"{blind}/index.html" in result.output, result.output
+    assert hashed == ["index.html"], "only the edited page was hashed"
+
+
+def test_a_build_refuses_a_recorded_file_of_the_shared_version_edited_in_place(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str]
+) -> None:
+    """A run page of the version a build shares from, recorded as it was published and edited in
+    place since (same size, mtime set back): the build hashes it (and only it) and refuses (exit 5)."""
+    monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
+    cache, out = tmp_path / "cache", tmp_path / "site"
+    args = ("--runs", corpus, "--out", out, "--cache", cache, "--jobs", "1")
+    assert run_cli("build", *args, "--site-version", "v1").exit_code == 0
+    files = json.loads((out / "v1" / write.BUILD_RECORD).read_bytes())["files"]
+    rel = next(rel for rel in sorted(files) if "/runs/" in rel and rel.endswith(".html"))
+    data = (out / "v1" / rel).read_bytes()
+    _edit_in_place(out / "v1" / rel, data.replace(b"</body>", b"</BODY>"))
+    holding.clear()
+    result = run_cli("build", *args, "--site-version", "v2")
+    assert result.exit_code == 5 and "changed after publication" in result.output, result.output
+    assert rel in result.output and holding == [Path(rel).name]

@@ -188,11 +188,20 @@ class Staging:
     :meth:`settle` checks the shared version against its build record (the sha256 it lists for each
     file) wherever a file is shared: each file this version would share (its bytes have the sha256
     listed for that path) and each file another version holds as a hard link; one that differs is
-    refused (exit 5). The files this version shares are hashed (or compared) once, for both."""
+    refused (exit 5). The files this version shares are hashed (or compared) once, for both, or
+    taken from the shared version's stat record (``records``) where it vouches a file."""
 
-    def __init__(self, folder: Path, shared: Path | None = None, read_only: bool = False) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        shared: Path | None = None,
+        read_only: bool = False,
+        records: StatStore | None = None,
+    ) -> None:
         self.folder = folder
         self.shared = shared
+        self.records = records
+        """Stat records beside a trusted run cache (None: ``--no-cache``, every shared file is hashed)."""
         self.read_only = read_only
         """Each file written is made read-only (:data:`PUBLISHED_MODE`) as it is written, not at
         :meth:`freeze`: its change time is then the moment its bytes were written, so a stat record
@@ -242,38 +251,79 @@ class Staging:
     def settle(self, workers: int = 1, locks: tuple[int, ...] = ()) -> None:
         """Place the stored files added since the last call (:meth:`add_stored`) and, on the first
         call, check the shared version where it shares files (see the class): its files are read and
-        hashed by up to ``workers`` forked processes (``locks``: the build's, which they close), each
-        stored file linked only if it is still the file that was hashed, unchanged. A shared file that
-        is not what the shared version's record lists is refused (exit 5), naming each such file,
-        before any file is placed."""
+        hashed by up to ``workers`` forked processes (``locks``: the build's, which they close), but
+        those its stat record vouches (:meth:`_examined`), each stored file linked only if it is still
+        the file that was hashed or vouched, unchanged. A shared file that is not what the shared
+        version's record lists is refused (exit 5), naming each such file, before any file is placed.
+        The files hashed are then recorded, with the vouched ones (:meth:`_remember`)."""
         pending, self._pending = self._pending, []
         checks: list[tuple[str, str | None, Stored | None]] = list(pending)
-        size = sum(stored.size for _, _, stored in pending)
+        sizes = [stored.size for _, _, stored in pending]
         if not self._checked:
             self._checked = True
             guarded = self._guarded({path for path, _, _ in pending})
             checks += [(path, None, None) for path, _ in guarded]
-            size += sum(size for _, size in guarded)
-        if size < SETTLE_PARALLEL_BYTES:
-            workers = 1  # hashed sooner than a pool is forked
-        sources = [f"{self._shared_root}/{path}" for path, _, _ in checks]
-        with contextlib.closing(in_parts(_holding, sources, workers, locks)) as parts:
-            held = list(itertools.chain.from_iterable(parts))
+            sizes += [size for _, size in guarded]
+        if not checks:
+            return
+        shared = Path(str(self._shared_root))
+        paths = [path for path, _, _ in checks]
+        sources = [f"{self._shared_root}/{path}" for path in paths]
+        stamp = self.records.stamp() if self.records is not None else 0  # before any file is examined
+        known = self.records.load(shared) if self.records is not None else None
+        vouched = [_recorded_held(known, path, source) for path, source in zip(paths, sources, strict=True)]
+        held = self._examined(sources, sizes, vouched, workers, locks)
         changed = [
             path
             for (path, _, stored), found in zip(checks, held, strict=True)
             if not self._kept(path, stored, found)
         ]
         if changed:
-            raise changed_after_publication(Path(str(self._shared_root)), sorted(set(changed)), BUILT_ON)
+            raise changed_after_publication(shared, sorted(set(changed)), BUILT_ON)
         for (_, target, stored), source, found in zip(checks, sources, held, strict=True):
             if target is not None and stored is not None:
                 self._place(source, target, stored, found)
+        if self.records is not None and None in vouched:
+            self._remember(self.records, shared, known, dict(_found(paths, held)), stamp)
+
+    def _examined(
+        self,
+        sources: list[str],
+        sizes: list[int],
+        vouched: list[Held | None],
+        workers: int,
+        locks: tuple[int, ...],
+    ) -> list[Held | None]:
+        """Each shared file as its stat record vouches it (``vouched``: as ``lstat`` found it, with
+        the sha256 recorded) or, where it does not, as :func:`_holding` hashes it on up to ``workers``
+        processes: a file edited since shows another ctime (or inode), and is hashed."""
+        rest = [source for source, found in zip(sources, vouched, strict=True) if found is None]
+        size = sum(size for size, found in zip(sizes, vouched, strict=True) if found is None)
+        if size < SETTLE_PARALLEL_BYTES:
+            workers = 1  # hashed sooner than a pool is forked
+        with contextlib.closing(in_parts(_holding, rest, workers, locks)) as parts:
+            hashed = iter(list(itertools.chain.from_iterable(parts)))
+        return [next(hashed) if found is None else found for found in vouched]
+
+    def _remember(
+        self, records: StatStore, shared: Path, known: FolderRecord | None, found: dict[str, str], stamp: int
+    ) -> None:
+        """Record the shared version's files as they were found (``found``: path → sha256, vouched or
+        hashed since ``stamp``), with those its record vouched that this settle did not examine (each
+        found by ``lstat`` as recorded still), so that a later build that shares from it hashes none
+        of them. A file a new version linked is left out by the racy rule: the link moved its ctime
+        past ``stamp`` (its new version is the one a later build shares from)."""
+        for rel in sorted((known.files.keys() if known is not None else set()) - found.keys()):
+            still = _recorded_held(known, rel, f"{self._shared_root}/{rel}")
+            if still is not None:
+                found[rel] = still[1]
+        records.remember(shared, found, stamp)
 
     def _kept(self, path: str, stored: Stored | None, found: Held | None) -> bool:
-        """Whether a shared version's file, hashed (``found``), is as its record lists it, or is its
-        version's alone: this version has other bytes there (``stored``) and no other version holds it
-        (one link). ``stored`` None: a file hashed because it must be as listed (:meth:`_guarded`)."""
+        """Whether a shared version's file, hashed or vouched (``found``), is as its record lists it,
+        or is its version's alone: this version has other bytes there (``stored``) and no other version
+        holds it (one link). ``stored`` None: a file checked because it must be as listed
+        (:meth:`_guarded`)."""
         listed = (self._listed or {}).get(path)
         if listed is None or (found is not None and found[1] == listed):
             return True
@@ -283,7 +333,7 @@ class Staging:
 
     def _place(self, source: str, target: str, stored: Stored, found: Held | None) -> None:
         """Link ``target`` to the shared file ``source`` when it has the stored file's sha256 and is
-        still the file hashed (``found``); else write the stored bytes."""
+        still the file hashed or vouched (``found``); else write the stored bytes."""
         if found is None or found[1] != stored.sha256 or not self._link_same(source, target, found[0]):
             self._write(target, stored.read())
 
@@ -409,7 +459,27 @@ def _identity(info: os.stat_result) -> Identity:
 
 
 Held = tuple[Identity, str, int]
-"""A shared file as ``Staging.settle`` hashed it: its identity, the sha256 of its bytes, its links."""
+"""A shared file as ``Staging.settle`` hashed it (or found it as its stat record vouches it): its
+identity, the sha256 of its bytes, its links (``lstat``'s count either way)."""
+
+
+def _found(paths: list[str], held: list[Held | None]) -> Iterator[tuple[str, str]]:
+    """(path, sha256) of each shared file examined that was a regular file, unchanged while hashed."""
+    return ((path, found[1]) for path, found in zip(paths, held, strict=True) if found is not None)
+
+
+def _recorded_held(known: FolderRecord | None, rel: str, source: str) -> Held | None:
+    """The shared file ``rel`` (at ``source``) as ``lstat`` finds it, with the sha256 its stat record
+    (``known``) lists, when that vouches it is the file last found with it
+    (``FolderRecord.sha256_of``); None: hash it."""
+    if known is None:
+        return None
+    try:
+        info = os.lstat(source)
+    except OSError:
+        return None
+    sha256 = known.sha256_of(rel, info)
+    return None if sha256 is None else (_identity(info), sha256, info.st_nlink)
 
 
 def _holding(paths: list[str]) -> list[Held | None]:
@@ -969,10 +1039,13 @@ class SiteWriter:
             raise _output_error(exc, self.out) from None
 
     def stage(self) -> Staging:
+        """A staging folder for a version, sharing from the newest the site recorded, checked with the
+        stat records kept beside the run cache (the note's folder and key; none without a cache)."""
         recorded = _recorded(self.out)
         shared = self.out / recorded[-1] if recorded else None
         parent, prefix = temp_prefix(self.out)
-        stage = Staging(parent / f"{prefix}{os.getpid()}-{len(self.stages)}", shared, read_only=True)
+        records = StatStore(self.index.folder, self.index.key) if self.index is not None else None
+        stage = Staging(parent / f"{prefix}{os.getpid()}-{len(self.stages)}", shared, True, records)
         self.stages.append(stage)
         return stage
 

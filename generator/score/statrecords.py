@@ -70,11 +70,17 @@ class FolderRecord:
 
     def unchanged(self, rel: str, info: os.stat_result, sha256: str) -> bool:
         """Whether the file at ``rel``, as ``lstat`` found it now, is the file hashed to ``sha256``."""
+        return self.sha256_of(rel, info) == sha256
+
+    def sha256_of(self, rel: str, info: os.stat_result) -> str | None:
+        """The sha256 recorded for the file at ``rel`` when ``lstat`` found it now (``info``) a regular
+        file exactly as recorded and not racy; None: hash it (``build._scan_blind`` and
+        ``Staging.settle``, which have no other sha256 to hold it to)."""
         known = self.files.get(rel)
-        if known is None or known[1] != sha256 or not stat.S_ISREG(info.st_mode):
-            return False
+        if known is None or not stat.S_ISREG(info.st_mode):
+            return None
         now = stat_of(info)
-        return now == known[0] and not racy(now, self.stamp)
+        return known[1] if now == known[0] and not racy(now, self.stamp) else None
 
     def vouches(self, seal: SealedFolder, nested: tuple[str, ...]) -> bool:
         """Whether the sealed folder is as this record says it was when last hashed: every file its
