@@ -442,13 +442,16 @@ def _reading_once(config: BuildConfig) -> BuildConfig:
 
 def _record_published(options: ScoreOptions, published: Iterable[tuple[Published, Staging]]) -> None:
     """Stat records of each version this build published (``statrecords``, beside a trusted run
-    cache): every file it wrote itself, with the sha256 its build record lists, when ``lstat`` finds
-    it as it was once written and made read-only (``Staging.written``), the ones changed within the
-    record's own second left out (the racy-git rule). The next no-op checks those by their stat
-    rather than hashing the version again (at 1M rows, 1.9 GB); it hashes the rest (and records them).
-    The bytes are the build's own, written into a staging folder only its user can write to; a file
-    changed since shows another ctime or inode, which only root can set back. A linked file is never
-    recorded here: it is another version's inode too, which an edit there reaches. Best effort."""
+    cache): every file it placed, with the sha256 its build record lists, when ``lstat`` finds it as
+    it was once placed (``Staging.written``), the ones changed within the record's own second left
+    out (the racy-git rule). The next no-op, and the next build's settle, check those by their stat
+    rather than hashing the version again (at 1M rows, 1.9 GB); they hash the rest (and record them).
+    A written file's bytes are the build's own, written into a staging folder only its user can write
+    to; a linked file is another version's inode too, which an edit there reaches, so it is recorded
+    only when the link was still the inode just hashed or compared with its size and modification
+    time (a write moves the modification time; only a deliberate ``utime`` sets it back, and that
+    moves the change time after the link, which the record then does not match). A file changed
+    since shows another ctime or inode, which only root can set back. Best effort."""
     cache = options.cache
     if cache.folder is None or not cache.mac_key:
         return

@@ -351,31 +351,64 @@ def test_a_version_is_read_only_as_each_file_is_written_and_freezing_spares_thos
     assert stat.S_IMODE((tmp_path / "export" / "index.html").stat().st_mode) != write.PUBLISHED_MODE
 
 
-def test_a_file_changed_after_the_build_wrote_it_is_not_recorded_as_written(tmp_path: Path) -> None:
-    """Records taken as a version is published vouch only for files as they were once written: one
-    changed since (in place, its ctime moved) is left out and hashed by the next no-op, even past the
-    racy second; a file the stage linked (another version's inode) is never recorded as written."""
+def test_a_file_changed_after_the_build_placed_it_is_not_recorded_as_placed(tmp_path: Path) -> None:
+    """Records taken as a version is published vouch only for files as they were once placed: one
+    written and changed since (in place, its ctime moved) is left out and hashed by the next no-op,
+    even past the racy second; so is a linked file (another version's inode, here an older
+    generator's, writable) edited through the other version's path after the link, even with its
+    modification time set back; one linked and left alone is recorded."""
     shared = tmp_path / "v1"
     shared.mkdir()
-    (shared / "linked.html").write_bytes(b"<p>same</p>\n")  # an older generator's: writable
+    for name in ("linked.html", "linked-edited.html"):
+        (shared / name).write_bytes(b"<p>same</p>\n")  # an older generator's: writable
     stage = write.Staging(tmp_path / "stage", shared, read_only=True)
     stage.add("kept.html", b"<p>kept</p>\n")
     stage.add("edited.html", b"<p>ours</p>\n")
     stage.add("linked.html", b"<p>same</p>\n")
-    assert stage.linked == 1 and stage.written("linked.html") is None
+    stage.add("linked-edited.html", b"<p>same</p>\n")
+    assert stage.linked == 2 and stage.written("linked.html") is not None
     _settle()
     edited = tmp_path / "stage" / "edited.html"
     edited.chmod(0o644)
     edited.write_bytes(b"<p>theirs</p>\n")
+    other = shared / "linked-edited.html"
+    before = other.stat()
+    other.write_bytes(b"<p>sane</p>\n")  # the same size, through the older version's path
+    os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
+    same = hashlib.sha256(b"<p>same</p>\n").hexdigest()
     files = {
-        rel: hashlib.sha256(data).hexdigest()
-        for rel, data in (("kept.html", b"<p>kept</p>\n"), ("edited.html", b"<p>ours</p>\n"))
+        "kept.html": hashlib.sha256(b"<p>kept</p>\n").hexdigest(),
+        "edited.html": hashlib.sha256(b"<p>ours</p>\n").hexdigest(),
+        "linked.html": same,
+        "linked-edited.html": same,
     }
-    files["linked.html"] = hashlib.sha256(b"<p>same</p>\n").hexdigest()
     store = _store(tmp_path)
     store.remember(tmp_path / "stage", files, store.stamp(), stage.written)
     record = store.load(tmp_path / "stage")
-    assert record is not None and sorted(record.files) == ["kept.html"]
+    assert record is not None and sorted(record.files) == ["kept.html", "linked.html"]
+
+
+def test_a_link_to_a_file_written_after_it_was_compared_is_not_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shared file edited between the stage's comparison of its bytes and the link: the link is
+    made (the stage compares, it does not lock), but its modification time is not the one compared,
+    so the stage does not vouch for it as placed."""
+    shared = tmp_path / "v1"
+    shared.mkdir()
+    target = shared / "raced.html"
+    target.write_bytes(b"<p>same</p>\n")
+    os.utime(target, ns=(1_000_000_000, 1_000_000_000))
+    link = os.link
+
+    def racing(source: str, destination: str) -> None:
+        Path(source).write_bytes(b"<p>sane</p>\n")
+        link(source, destination)
+
+    monkeypatch.setattr(write.os, "link", racing)
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True)
+    stage.add("raced.html", b"<p>same</p>\n")
+    assert stage.linked == 1 and stage.written("raced.html") is None
 
 
 def test_a_build_in_process_leaves_the_collector_as_it_found_it(corpus: Path, tmp_path: Path) -> None:

@@ -208,8 +208,8 @@ class Staging:
         taken as the version is published (``build._record_published``) finds all but the last
         second's files settled (a ``chmod`` of every file at the end moved every ctime there)."""
         self._written: dict[str, Stat] = {}
-        """Each file this stage wrote itself (never a linked one), by its path, as ``lstat`` found
-        it once written and made read-only (:meth:`written`)."""
+        """Each file this stage placed, by its path, as ``lstat`` found it once placed: written and
+        made read-only, or linked to a shared file that was still the one examined (:meth:`written`)."""
         self.paths: set[str] = set()
         self.linked = 0
         """Files linked to the shared version rather than written."""
@@ -345,9 +345,23 @@ class Staging:
             self._written[target] = stat_of(file.lstat())
 
     def written(self, path: str) -> Stat | None:
-        """How ``path`` looked once this stage wrote it and made it read-only; None for a file it
-        linked (another version's inode, which others' edits reach) or did not make read-only."""
+        """How ``path`` looked once this stage placed it: written and made read-only, or linked to the
+        shared version's file whose bytes it had just hashed, vouched or compared, when ``lstat``
+        finds the link the same inode with the same size and modification time (a link moves only the
+        change time; a write in between would have moved the modification time too). None for a file
+        it did not make read-only, or a link that was not so."""
         return self._written.get(f"{self._root}/{path}")
+
+    def _placed_link(self, target: str, examined: Identity) -> None:
+        """Note ``target``, just linked, for :meth:`written` when it is the file examined."""
+        if not self.read_only:
+            return
+        try:
+            now = _identity(os.lstat(target))
+        except OSError:
+            return
+        if now[:4] == examined[:4]:  # device, inode, size, modification time
+            self._written[target] = now
 
     def _guarded(self, pending: set[str]) -> list[tuple[str, int]]:
         """The shared version's files besides ``pending`` that must be as its record lists them, to
@@ -390,6 +404,7 @@ class Staging:
             os.link(source, target)
         except OSError:
             return False
+        self._placed_link(target, identity)
         self.linked += 1
         return True
 
@@ -425,6 +440,7 @@ class Staging:
             os.link(source, target)
         except (OSError, ReadFailure):
             return False
+        self._placed_link(target, _identity(info))
         self.linked += 1
         return True
 
