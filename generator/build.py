@@ -533,6 +533,17 @@ def build(config: BuildConfig, progress: Progress = SILENT, checked: bool = Fals
         same = unchanged(config.runs, config.out, config.site_version, index, options.reads, options.site)
         if same is not None:
             return same
+    from generator.figures import statproc
+
+    statproc.start()  # scipy imported on another core while the runs are read and scored
+    try:
+        return _full_build(config, progress, index)
+    finally:
+        statproc.stop()
+
+
+def _full_build(config: BuildConfig, progress: Progress, index: IndexRecord | None) -> BuildResult:
+    """The build that reads, scores, renders and publishes (``build``, once the no-op check failed)."""
     from generator.publish.past import Past
     from generator.render.pages import keep_compiled_templates, render_site
     from generator.report.history import site_history

@@ -35,6 +35,8 @@ def pytest_configure(config: pytest.Config) -> None:
         _compile_the_checkout()
     os.environ["BENCHSITE_CACHE"] = tempfile.mkdtemp(prefix="benchsite-test-cache-")
     os.environ["BENCHSITE_CACHE_KEY"] = str(Path(tempfile.mkdtemp(prefix="benchsite-test-key-")) / "key")
+    import scipy.stats  # noqa: F401  (once a test process: its builds compute their statistics in it,
+    # rather than each forking a process that imports scipy again: tests/test_statproc.py forks one)
 
 
 def _compile_the_checkout() -> None:

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import Field
 
 from generator.figures.model import Interval, Model, Rate
+from generator.figures.statproc import ask
 
 ALPHA = 0.05
 POWER = 0.8
@@ -115,16 +116,12 @@ def rank_bands(intervals: Sequence[Interval | None]) -> list[tuple[int | None, i
 
 
 def _adjusted(raw: list[float]) -> list[float]:
-    from scipy.stats import false_discovery_control  # scipy.stats is imported late: see stats.py
-
-    return [float(p) for p in false_discovery_control(raw, method="bh")] if raw else []
+    return list(ask("bh_adjusted", raw)) if raw else []  # scipy, in ``statproc``
 
 
 @cache
 def _z_sum() -> float:
-    from scipy.stats import norm
-
-    return float(norm.ppf(1 - ALPHA / 2) + norm.ppf(POWER))
+    return float(ask("normal_quantile", 1 - ALPHA / 2) + ask("normal_quantile", POWER))
 
 
 def rate_ranking(
@@ -166,9 +163,7 @@ def rate_ranking(
         pooled = (a.numerator + b.numerator) / (a.denominator + b.denominator)
         spread = pooled * (1 - pooled) or 0.25
         detectable = _z_sum() * math.sqrt(spread * (1 / a.denominator + 1 / b.denominator))
-        from scipy.stats import fisher_exact
-
-        pairs.append((a, b, float(fisher_exact(table).pvalue), detectable))
+        pairs.append((a, b, float(ask("fisher_p", table)), detectable))
     method = exact_method(entries)
     test = RATE_TEST if tested else None
     return _ranking(
@@ -200,9 +195,7 @@ def mean_interval(mean: float | None, sd: float | None, n: int, confidence: floa
     if sd == 0:
         low = high = mean  # a constant sample: scipy would warn on a zero scale
     else:
-        from scipy.stats import t as student_t
-
-        low, high = student_t.interval(confidence, n - 1, loc=mean, scale=sd / math.sqrt(n))
+        low, high = ask("t_interval", confidence, n - 1, mean, sd / math.sqrt(n))
     return Interval(low=float(low), high=float(high), confidence=confidence, method=T_METHOD, n=n)
 
 
@@ -235,13 +228,9 @@ def mean_ranking(
             continue
         if a.denominator < 2 or b.denominator < 2 or (a.sd == 0 and b.sd == 0):
             continue
-        from scipy.stats import ttest_ind_from_stats
-
-        result = ttest_ind_from_stats(
-            a.estimate, a.sd, a.denominator, b.estimate, b.sd, b.denominator, equal_var=False
-        )
+        pvalue = ask("welch_p", a.estimate, a.sd, a.denominator, b.estimate, b.sd, b.denominator)
         detectable = _z_sum() * math.sqrt(a.sd**2 / a.denominator + b.sd**2 / b.denominator)
-        pairs.append((a, b, float(result.pvalue), detectable))
+        pairs.append((a, b, float(pvalue), detectable))
     return _ranking(
         ranking_id,
         title,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from generator.figures.model import Interval, Rate
+from generator.figures.statproc import ask
 
 CP_METHOD = "Clopper-Pearson exact (scipy.stats.binomtest), two-sided"
 
@@ -19,10 +20,8 @@ def exact_interval(successes: int, trials: int, confidence: float = 0.95) -> Int
     An ``Interval`` is frozen, so sharing one is safe."""
     if trials <= 0:
         return None
-    from scipy.stats import binomtest  # here, not at the top: scipy.stats costs a second of start-up
-
-    ci = binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="exact")
-    return Interval(low=float(ci.low), high=float(ci.high), confidence=confidence, method=CP_METHOD, n=trials)
+    low, high = ask("clopper_pearson", successes, trials, confidence)  # scipy, in ``statproc``
+    return Interval(low=low, high=high, confidence=confidence, method=CP_METHOD, n=trials)
 
 
 SIGN_METHOD = "exact two-sided sign test (scipy.stats.binomtest, p = 1/2) on the non-tied pairs"
@@ -31,9 +30,7 @@ SIGN_METHOD = "exact two-sided sign test (scipy.stats.binomtest, p = 1/2) on the
 def sign_test(wins: int, losses: int) -> float:
     """Exact two-sided sign test on the non-tied pairs; 1 when there are none."""
     n = wins + losses
-    from scipy.stats import binomtest
-
-    return 1.0 if n == 0 else float(binomtest(wins, n, 0.5).pvalue)
+    return 1.0 if n == 0 else float(ask("sign_p", wins, n))
 
 
 def basis_points(numerator: int, denominator: int) -> int | None:

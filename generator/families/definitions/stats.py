@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from generator.families.definitions.models import Collapse, Floor
 from generator.families.definitions.spec import DefinitionsRules, seed_rules
+from generator.figures.statproc import ask
 from generator.figures.stats import exact_interval
 from generator.figures.stats import sign_test as sign_test  # the family's tests, in one place
 
@@ -33,9 +34,7 @@ def derive_floor(floor: Floor, rules: DefinitionsRules | None = None) -> tuple[f
         pool, fav, draws = p["pool"], p["favourable"], p["draws"]
         if not (0 <= fav <= pool and draws >= 0 and pool > 0):
             return None, "needs 0 ≤ favourable ≤ pool, pool > 0, draws ≥ 0"
-        from scipy.stats import hypergeom  # scipy.stats is imported late: see generator/figures/stats.py
-
-        at_least_one = float(hypergeom.sf(0, pool, fav, min(draws, pool)))
+        at_least_one = float(ask("hypergeom_at_least_one", pool, fav, min(draws, pool)))
         return (at_least_one if floor.kind.endswith("at-least-one") else 1 - at_least_one), None
     if floor.kind == "uniform-choice":
         m = p["alternatives"]
@@ -61,9 +60,7 @@ def tail_p(successes: int, n: int, bar: float | None) -> float | None:
         return None
     if successes == 0:
         return 1.0
-    from scipy.stats import binom
-
-    return float(binom.sf(successes - 1, n, bar))
+    return float(ask("binomial_sf", successes - 1, n, bar))
 
 
 def minimum_attainable(n: int, bar: float | None) -> float | None:
