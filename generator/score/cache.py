@@ -252,7 +252,8 @@ class RunCache:
         return self.folder / f"{kind}-v1" / key[:2] / f"{key}.json"
 
     def _file(self, kind: str, key: str, name: str) -> Path:
-        return self._entry(kind, key).with_name(f"{key}.{name}")
+        assert self.folder is not None
+        return Path(f"{self.folder}/{kind}-v1/{key[:2]}/{key}.{name}")  # one Path, not four joins
 
     def rows_file(self, key: str) -> Path:
         """Where the run entry under ``key`` keeps its rows."""
