@@ -35,7 +35,7 @@ from generator.publish.write import (
     replace_export,
 )
 from generator.score.spool import sweep_stale
-from generator.score.statrecords import FolderRecord, StatStore
+from generator.score.statrecords import FolderRecord, LedgerRecords, StatStore
 from generator.score.userkey import trusted_key
 
 if TYPE_CHECKING:
@@ -381,14 +381,11 @@ def unchanged(
         return None
     with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
         records = StatStore(index.folder, index.key) if index is not None else None
-        check_published(target, files, raw, _expected_record(target, files, built_by), records)
+        sizes = check_published(target, files, raw, _expected_record(target, files, built_by), records)
         writer.refresh(target.name, _cited_versions(target))
-    found = [p for p in target.rglob("*") if p.is_file()]
-    kinds = Counter(p.suffix or "(none)" for p in found)
+    kinds = Counter(PurePosixPath(rel).suffix or "(none)" for rel in sizes)
     seconds = {"verify seals": time.monotonic() - started}
-    return BuildResult(
-        None, Published(target, created=False), dict(kinds), sum(p.stat().st_size for p in found), seconds
-    )
+    return BuildResult(None, Published(target, created=False), dict(kinds), sum(sizes.values()), seconds)
 
 
 def _inputs_digest(runs: Path, reads: FolderReads, index: IndexRecord | None) -> str | None:
@@ -398,9 +395,12 @@ def _inputs_digest(runs: Path, reads: FolderReads, index: IndexRecord | None) ->
     if index is None:
         return seals_digest(runs, reads)
     records = StatStore(index.folder, index.key)
-    return seals_digest(
-        runs, reads, vouched=lambda path, nested: records.vouches(path, nested, reads) is not None
-    )
+    ledgers = LedgerRecords(records, runs)
+
+    def vouched(path: Path, nested: tuple[str, ...]) -> bool:
+        return ledgers.vouches(path, nested, reads) or records.vouches(path, nested, reads) is not None
+
+    return seals_digest(runs, reads, vouched=vouched)
 
 
 def index_pages(versions: list[dict[str, Any]], latest: str | None, look: SiteLook) -> dict[str, bytes]:

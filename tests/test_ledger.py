@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import generator.inputs.discover as discover
 import generator.score.run as run_stage
 from generator.score.cache import RunCache
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
@@ -200,3 +202,28 @@ def test_verify_and_no_cache_keep_no_ledger(runs: Path, tmp_path: Path, late: No
     result = run_cli("verify", "--runs", runs, "--cache", cache)
     assert result.exit_code == 0, result.output
     assert not (cache / "ledgers-v1").exists()
+
+
+def test_a_no_op_takes_the_run_folders_from_the_ledger(runs: Path, tmp_path: Path, late: None) -> None:
+    """The no-op check vouches for each run folder by its benchmark's ledger, with no stat record of
+    its own kept (deleted here): no run file is hashed; an input edited in place since is, and the
+    build that follows refuses it."""
+    cache, out = tmp_path / "cache", tmp_path / "site"
+    _build(runs, out, "--cache", cache)
+    shutil.rmtree(cache / "stats-v1")
+    hashed: list[str] = []
+    original = discover.read_verified
+
+    def counting(folder: Any, rel: str) -> Any:
+        hashed.append(rel)
+        return original(folder, rel)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(discover, "read_verified", counting)
+        output = _build(runs, out, "--cache", cache)
+    assert "nothing re-rendered" in output or "unchanged" in output, output
+    runs_hashed = [rel for rel in hashed if rel.endswith((".jsonl", "run.json"))]
+    assert runs_hashed == [], runs_hashed
+    _edit_in_place(_first_points_run(runs) / "attempts.jsonl")
+    result = run_cli("build", "--runs", runs, "--out", out, "--jobs", "1", "--cache", cache)
+    assert result.exit_code == 3 and "attempts.jsonl" in result.output, result.output

@@ -4,8 +4,9 @@ the last build left it, what scoring it needs again, so that a rebuild which cha
 (and the 83 KB of rows each entry names, hashed) on worker processes.
 
 Kept as ``<cache>/ledgers-v1/<key[:2]>/<key>.json``, keyed by the benchmark folder's absolute path
-and what every run of it is scored with (``cache.bench_key``: its seal's digest and its reveal's, so
-the blind build of a benchmark with a reveal keeps a ledger of its own). For each run:
+(``statrecords.ledger_file``: the no-op check reads its runs' stat records there), and naming what
+every run of it is scored with (``cache.bench_key``: its seal's digest and its reveal's): a ledger
+read for other ones is empty. For each run:
 
 - its id, its seal's digest and its run cache key (which names the generator, the benchmark and the
   reveal: a ledger of another generator or benchmark folder never matches);
@@ -30,7 +31,6 @@ refused; a ledger that fails anything is ignored (and replaced by the build's ow
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -43,10 +43,17 @@ import msgspec
 from generator.inputs.discover import FolderReads
 from generator.score.cache import Kept, RunCache
 from generator.score.signed import signed_body, write_signed
-from generator.score.statrecords import CLOCK_SLACK_NS, FolderRecord, racy, stat_of
+from generator.score.statrecords import (
+    CLOCK_SLACK_NS,
+    LEDGER_FORMAT,
+    FolderRecord,
+    ledger_file,
+    racy,
+    stat_of,
+)
 from generator.score.userkey import Untrusted, read_owned
 
-FORMAT = "benchsite-ledger/1"
+FORMAT = LEDGER_FORMAT
 
 
 class FileLine(msgspec.Struct, array_like=True, forbid_unknown_fields=True):
@@ -151,10 +158,7 @@ class Ledger:
         racy against (``StatStore.stamp``)."""
         if cache.folder is None or not cache.mac_key:
             return cls.none()
-        name = f"{FORMAT}\n{folder.absolute()}\n{bench}\n".encode()
-        key = hashlib.sha256(name).hexdigest()
-        path = cache.folder / "ledgers-v1" / key[:2] / f"{key}.json"
-        ledger = cls(path, cache.mac_key, folder, bench, family, stamp)
+        ledger = cls(ledger_file(cache.folder, folder), cache.mac_key, folder, bench, family, stamp)
         ledger.runs = ledger._read()
         return ledger
 

@@ -11,8 +11,10 @@ taken *before* the folder's files were examined and hashed.
 A file is taken as unchanged when all five stat fields match and neither its mtime nor its ctime
 falls in the stamp's second or after it (the racy-git rule: a file changed in the same clock tick as
 it was examined may keep the same times with other bytes). Anything else is hashed again. Why this
-keeps the promise "sealed inputs only" is in docs/architecture.md ("Stat records"). Standard library
-only: the no-op rebuild may use it without importing the cache's models.
+keeps the promise "sealed inputs only" is in docs/architecture.md ("Stat records"). The stat records
+a benchmark's ledger keeps of its run folders (``score.ledger``) are read here too, for the no-op
+check (``LedgerRecords``). Standard library and msgspec (compiled, imported in milliseconds) only:
+the no-op rebuild may use it without importing the cache's models.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import msgspec
 
 from generator.inputs.discover import FolderReads
 from generator.inputs.seal import SEAL_NAME, SealedFolder, check_coverage, key_of, native
@@ -238,3 +242,75 @@ class StatStore:
             for level in (path.parent.parent.parent, path.parent.parent, path.parent):
                 level.mkdir(mode=0o700, exist_ok=True)
             write_atomic(path, signed(self.key, body))
+
+
+LEDGER_FORMAT = "benchsite-ledger/1"
+
+
+def ledger_file(cache: Path, folder: Path) -> Path:
+    """Where the run cache ``cache`` keeps the ledger of the benchmark in ``folder`` (``score.ledger``),
+    by its absolute path."""
+    key = hashlib.sha256(f"{LEDGER_FORMAT}\n{folder.absolute()}\n".encode()).hexdigest()
+    return cache / "ledgers-v1" / key[:2] / f"{key}.json"
+
+
+class _RunInputs(msgspec.Struct):
+    """What a ledger's line says of a run's files (its other fields skipped as it is decoded)."""
+
+    digest: str
+    stamp: int
+    inputs: dict[str, tuple[int, int, int, int, int, str]]
+
+
+class _LedgerInputs(msgspec.Struct):
+    format: str
+    folder: str
+    runs: dict[str, _RunInputs]
+
+
+_INPUTS = msgspec.json.Decoder(_LedgerInputs)
+
+
+@dataclass
+class LedgerRecords:
+    """The stat records of run folders that their benchmarks' ledgers keep, for the no-op check
+    (``build._inputs_digest``): one read, MAC check and decode a benchmark (of the run lines' input
+    records only), rather than a stat record file a run folder."""
+
+    store: StatStore
+    root: Path
+    """The inputs root: a run folder's benchmark is its first folder below it."""
+    _read: dict[Path, Mapping[str, _RunInputs]] = field(default_factory=dict)
+
+    def vouches(self, folder: Path, nested: tuple[str, ...], reads: FolderReads) -> bool:
+        """Whether its benchmark's ledger vouches for the run folder as ``FolderRecord.vouches`` does,
+        for the seal it has now (the recorded digest)."""
+        try:
+            parts = folder.relative_to(self.root).parts
+        except ValueError:
+            return False
+        if len(parts) < 2 or nested:
+            return False
+        line = self._runs(self.root / parts[0]).get("/".join(parts[1:]))
+        seal = reads.seal(folder).value if line is not None else None
+        if line is None or seal is None or seal.digest != line.digest:
+            return False
+        files = {rel: (known[:5], known[5]) for rel, known in line.inputs.items()}
+        return FolderRecord(line.stamp, files).vouches(seal, ())
+
+    def _runs(self, bench: Path) -> Mapping[str, _RunInputs]:
+        if bench not in self._read:
+            self._read[bench] = self._load(bench)
+        return self._read[bench]
+
+    def _load(self, bench: Path) -> Mapping[str, _RunInputs]:
+        if self.store.folder is None or len(self.store.key) < 16:
+            return {}
+        try:
+            body = signed_body(self.store.key, read_owned(ledger_file(self.store.folder, bench)))
+            found = _INPUTS.decode(body) if body is not None else None
+        except (OSError, Untrusted, msgspec.DecodeError):
+            return {}
+        if found is None or found.format != LEDGER_FORMAT or found.folder != str(bench.absolute()):
+            return {}
+        return found.runs
