@@ -13,8 +13,8 @@ falls in the stamp's second or after it (the racy-git rule: a file changed in th
 it was examined may keep the same times with other bytes). Anything else is hashed again. Why this
 keeps the promise "sealed inputs only" is in docs/architecture.md ("Stat records"). The stat records
 a benchmark's ledger keeps of its run folders (``score.ledger``) are read here too, for the no-op
-check (``LedgerRecords``). Standard library and msgspec (compiled, imported in milliseconds) only:
-the no-op rebuild may use it without importing the cache's models.
+check (``LedgerRecords``, with msgspec imported when a ledger is first read). Standard library
+otherwise: the no-op rebuild may use it without importing the cache's models.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import stat
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
-
-import msgspec
+from typing import Any
 
 from generator.inputs.discover import FolderReads
 from generator.inputs.seal import SEAL_NAME, SealedFolder, check_coverage, key_of, native
@@ -254,21 +254,16 @@ def ledger_file(cache: Path, folder: Path) -> Path:
     return cache / "ledgers-v1" / key[:2] / f"{key}.json"
 
 
-class _RunInputs(msgspec.Struct):
-    """What a ledger's line says of a run's files (its other fields skipped as it is decoded)."""
+@cache
+def _inputs_decoder() -> Any:
+    """A decoder of a ledger's run lines that keeps what they say of the runs' files and skips the
+    rest (msgspec, imported when a no-op first reads a ledger: about 20 ms of its start-up)."""
+    import msgspec
 
-    digest: str
-    stamp: int
-    inputs: dict[str, tuple[int, int, int, int, int, str]]
-
-
-class _LedgerInputs(msgspec.Struct):
-    format: str
-    folder: str
-    runs: dict[str, _RunInputs]
-
-
-_INPUTS = msgspec.json.Decoder(_LedgerInputs)
+    files = dict[str, tuple[int, int, int, int, int, str]]
+    run = msgspec.defstruct("RunInputs", [("digest", str), ("stamp", int), ("inputs", files)])
+    ledger = msgspec.defstruct("LedgerInputs", [("format", str), ("folder", str), ("runs", dict[str, run])])  # type: ignore[valid-type]
+    return msgspec.json.Decoder(ledger)
 
 
 @dataclass
@@ -280,7 +275,7 @@ class LedgerRecords:
     store: StatStore
     root: Path
     """The inputs root: a run folder's benchmark is its first folder below it."""
-    _read: dict[Path, Mapping[str, _RunInputs]] = field(default_factory=dict)
+    _read: dict[Path, Mapping[str, Any]] = field(default_factory=dict)
 
     def vouches(self, folder: Path, nested: tuple[str, ...], reads: FolderReads) -> bool:
         """Whether its benchmark's ledger vouches for the run folder as ``FolderRecord.vouches`` does,
@@ -298,19 +293,20 @@ class LedgerRecords:
         files = {rel: (known[:5], known[5]) for rel, known in line.inputs.items()}
         return FolderRecord(line.stamp, files).vouches(seal, ())
 
-    def _runs(self, bench: Path) -> Mapping[str, _RunInputs]:
+    def _runs(self, bench: Path) -> Mapping[str, Any]:
         if bench not in self._read:
             self._read[bench] = self._load(bench)
         return self._read[bench]
 
-    def _load(self, bench: Path) -> Mapping[str, _RunInputs]:
+    def _load(self, bench: Path) -> Mapping[str, Any]:
         if self.store.folder is None or len(self.store.key) < 16:
             return {}
         try:
             body = signed_body(self.store.key, read_owned(ledger_file(self.store.folder, bench)))
-            found = _INPUTS.decode(body) if body is not None else None
-        except (OSError, Untrusted, msgspec.DecodeError):
+            found = _inputs_decoder().decode(body) if body is not None else None
+        except (OSError, Untrusted, ValueError):  # msgspec's DecodeError is a ValueError
             return {}
         if found is None or found.format != LEDGER_FORMAT or found.folder != str(bench.absolute()):
             return {}
-        return found.runs
+        runs: Mapping[str, Any] = found.runs
+        return runs
