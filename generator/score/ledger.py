@@ -101,7 +101,6 @@ class LedgerFile(msgspec.Struct, forbid_unknown_fields=True):
 
 _DECODER = msgspec.json.Decoder(LedgerFile)
 _ENCODER = msgspec.json.Encoder()
-_NULL = msgspec.Raw(b"null")
 
 
 @dataclass(frozen=True)
@@ -114,6 +113,20 @@ class Reused:
     part: Any
     rows: Kept
     inputs: FolderRecord
+
+
+@dataclass(frozen=True)
+class _Noted:
+    """What the ledger keeps of a run this build scored or reused: its summary and share as JSON
+    (the line's as read when the run is the same, else its models' now), never the models: a
+    components share of 10 KB of JSON is many times that as objects, for each of 2,000 runs."""
+
+    digest: str
+    key: str
+    rows: Kept
+    inputs: FolderRecord
+    summary: msgspec.Raw
+    part: msgspec.Raw
 
 
 @dataclass(frozen=True)
@@ -142,7 +155,7 @@ class Ledger:
         self._path, self._key, self._stamp = path, key, stamp
         self._header = (FORMAT, str(folder.absolute()), bench, family)
         self.runs: dict[str, RunLine] = {}
-        self._noted: dict[str, tuple[str, Reused]] = {}
+        self._noted: dict[str, tuple[str, _Noted]] = {}
         """Run id → (its sealed subfolder, what scoring or reusing it yielded), in this build."""
         self._pages: dict[str, PagesKept] = {}
 
@@ -225,19 +238,17 @@ class Ledger:
 
     def note(self, rel: str, run_id: str, reused: Reused) -> None:
         """A run this build scored or reused, clean."""
-        self._noted[run_id] = (rel, reused)
+        old = self.runs.get(rel)
+        if old is not None and old.key == reused.key:
+            summary, part = old.summary, old.part  # the same run scored alike: its JSON as read
+        else:
+            summary, part = _raw(reused.summary, True), _raw(reused.part, False)
+        noted = _Noted(reused.digest, reused.key, reused.rows, reused.inputs, summary, part)
+        self._noted[run_id] = (rel, noted)
 
     def note_pages(self, run_id: str, pages: PagesKept) -> None:
         """The pages of a run as the run cache keeps them (the last noted are the version's)."""
         self._pages[run_id] = pages
-
-    def release(self) -> None:
-        """Drop the summaries and shares as read (each run's was taken by :meth:`reuse` or is not
-        wanted): they are views of the whole file, which can go now. A line is written again from
-        what this build noted (:meth:`write`)."""
-        self.runs = {
-            rel: msgspec.structs.replace(line, summary=_NULL, part=_NULL) for rel, line in self.runs.items()
-        }
 
     def write(self) -> None:
         """The ledger as this build leaves it, when a run's line changed or a run is gone, written
@@ -258,7 +269,7 @@ class Ledger:
         except OSError:
             return
 
-    def _pieces(self, noted: list[tuple[str, str, Reused, PagesKept | None]], stamp: int) -> Iterator[bytes]:
+    def _pieces(self, noted: list[tuple[str, str, _Noted, PagesKept | None]], stamp: int) -> Iterator[bytes]:
         """The ledger's JSON object in pieces (``LedgerFile``'s fields in order, a line a piece)."""
         encode = _ENCODER.encode
         head = zip(("format", "folder", "bench", "family"), self._header, strict=True)
@@ -271,7 +282,7 @@ class Ledger:
                 comma = b","
         yield b"}}"
 
-    def _same(self, rel: str, reused: Reused, pages: PagesKept | None) -> bool:
+    def _same(self, rel: str, reused: _Noted, pages: PagesKept | None) -> bool:
         """Whether the line read for the run is this build's: the same key, input record, rows file
         and pages."""
         old = self.runs.get(rel)
@@ -282,15 +293,15 @@ class Ledger:
         )
 
     def _line(
-        self, rel: str, run_id: str, reused: Reused, pages: PagesKept | None, stamp: int
+        self, rel: str, run_id: str, reused: _Noted, pages: PagesKept | None, stamp: int
     ) -> RunLine | None:
         """This build's line for a run: the one read when nothing about the run changed, else made
         anew (the cache files' stats as taken when written or checked, each still so and not racy
         against ``stamp``; a run whose rows file is not, is left out)."""
-        summary, part = _raw(reused.summary, True), _raw(reused.part, False)
+        summary, part = reused.summary, reused.part
         old = self.runs.get(rel)
         if old is not None and self._same(rel, reused, pages):
-            return msgspec.structs.replace(old, summary=summary, part=part)
+            return old
         rows = _line(reused.rows, stamp)
         if rows is None:
             return None

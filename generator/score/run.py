@@ -353,7 +353,6 @@ def score_runs(prepared: Prepared, shared: Shared, options: ScoreOptions) -> Ite
     blind version does not read them again."""
     jobs = list(prepared.jobs)
     ledgered = {job[1]: outcome for job in jobs if (outcome := _from_ledger(shared, job)) is not None}
-    shared.ledger.release()
     missed = [job for job in jobs if job[1] not in ledgered]
     in_process = prepared.has_reveal and options.jobs > 1
     if options.scheduler and not in_process:
