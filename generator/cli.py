@@ -286,6 +286,11 @@ def build_cmd(
             if not quiet:
                 click.echo(summary(same))
             return
+    from generator.figures import statproc
+
+    click.get_current_context().call_on_close(
+        statproc.start()
+    )  # scipy imported beside the build's own imports
     import dataclasses
 
     from generator.build import BuildConfig, build, export_mkdocs

@@ -1,4 +1,5 @@
-"""scipy's statistics answered by a process of their own, forked as a build starts (:func:`start`).
+"""scipy's statistics answered by a process of their own, forked as a build starts (:func:`start`:
+the command line forks it once the no-op check has failed, before it imports the build's modules).
 
 ``import scipy.stats`` costs about a second of CPU and 90 MB. A build asks its first question only
 once every run is scored, so the process imports scipy on the second core while the build reads
@@ -127,11 +128,11 @@ class _Process:
         return answered
 
     def close(self) -> None:
+        """Stop it now, whatever it is doing (importing scipy still, when a build stops before its
+        first question): it holds nothing a build needs."""
         self.pipe.close()
-        self.process.join(timeout=5)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
+        self.process.kill()
+        self.process.join()
 
 
 def _serve(pipe: Connection, ours: Connection) -> None:
