@@ -535,8 +535,22 @@ def _options(tmp_path: Path) -> ScoreOptions:
     return ScoreOptions(cache=RunCache(tmp_path / "cache", KEY))
 
 
+@pytest.fixture
+def scanned(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every file the blind scan's key reads and hashes (``build._hashed_in_workers``), by its path."""
+    hashed: list[str] = []
+    original = pipeline._hashed_in_workers
+
+    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
+        hashed.extend(rel for rel, _ in files)
+        return original(files, workers, locks)
+
+    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    return hashed
+
+
 def test_the_blind_scan_takes_a_published_versions_sha256s_from_its_record(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scanned: list[str]
 ) -> None:
     """``build._sha256s_of`` (the scan key of a published blind version): hashed once and recorded,
     then taken from the record; a file edited in place since (same size, mtime set back) is hashed
@@ -547,14 +561,7 @@ def test_the_blind_scan_takes_a_published_versions_sha256s_from_its_record(
     _published(version, pages)
     files = [(rel, (version / rel).read_bytes) for rel in sorted(pages)]
     expected = [hashlib.sha256(pages[rel]).hexdigest() for rel, _ in files]
-    hashed: list[str] = []
-    original = pipeline._hashed_in_workers
-
-    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
-        hashed.extend(rel for rel, _ in files)
-        return original(files, workers, locks)
-
-    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    hashed = scanned
     options = _options(tmp_path)
     for _ in range(3):
         assert pipeline._sha256s_of(files, version, options) == expected
@@ -576,21 +583,14 @@ def _reveal(corpus: Path) -> tuple[str, str]:
 
 
 def test_a_build_over_a_recorded_site_hashes_neither_the_blind_version_nor_the_shared_one(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str]
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holding: list[str], scanned: list[str]
 ) -> None:
     """A second build into a site whose versions the first recorded as it published them (the clock
     read past their racy second) hashes no file of the blind version for its scan key and no file of
     the version it shares from. A blind page edited in place since
     (same size, mtime set back) to show a revealed name is hashed, scanned and refused as today."""
     monkeypatch.setattr(StatStore, "stamp", lambda self: time.time_ns() + LATER - CLOCK_SLACK_NS)
-    hashed: list[str] = []
-    original = pipeline._hashed_in_workers
-
-    def counting(files: Any, workers: int, locks: tuple[int, ...]) -> list[str]:
-        hashed.extend(rel for rel, _ in files)
-        return original(files, workers, locks)
-
-    monkeypatch.setattr(pipeline, "_hashed_in_workers", counting)
+    hashed = scanned
     cache, out = tmp_path / "cache", tmp_path / "site"
 
     def build(version: str) -> Any:
