@@ -19,7 +19,8 @@ import pytest
 
 import generator.inputs.discover as discover
 import generator.score.run as run_stage
-from generator.score.cache import RunCache
+from generator.errors import OutputError
+from generator.score.cache import Kept, RunCache
 from generator.score.statrecords import CLOCK_SLACK_NS, StatStore
 from scripts import benchmark, make_corpus
 from tests.conftest import run_cli, snapshot
@@ -227,3 +228,16 @@ def test_a_no_op_takes_the_run_folders_from_the_ledger(runs: Path, tmp_path: Pat
     _edit_in_place(_first_points_run(runs) / "attempts.jsonl")
     result = run_cli("build", "--runs", runs, "--out", out, "--jobs", "1", "--cache", cache)
     assert result.exit_code == 3 and "attempts.jsonl" in result.output, result.output
+
+
+def test_a_cache_file_found_changed_when_read_is_deleted(tmp_path: Path) -> None:
+    """A run cache file whose bytes are not the ones named when the version needs them (a change that
+    kept its stat: a disk's bit rot, a repair) stops the build (exit 2) and is deleted, so the next
+    build misses it and does the work again rather than trusting its stat once more."""
+    rows = tmp_path / "rows.json"
+    rows.write_bytes(b"[]\n")
+    kept = Kept(rows, "0" * 64, 3)
+    with pytest.raises(OutputError) as refused:
+        kept.read()
+    assert refused.value.exit_code == 2 and str(rows) in refused.value.message
+    assert not rows.exists()

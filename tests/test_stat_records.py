@@ -361,7 +361,7 @@ def test_a_file_changed_after_the_build_placed_it_is_not_recorded_as_placed(tmp_
     shared.mkdir()
     for name in ("linked.html", "linked-edited.html"):
         (shared / name).write_bytes(b"<p>same</p>\n")  # an older generator's: writable
-    stage = write.Staging(tmp_path / "stage", shared, read_only=True)
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True, clock=lambda: time.time_ns() + LATER)
     stage.add("kept.html", b"<p>kept</p>\n")
     stage.add("edited.html", b"<p>ours</p>\n")
     stage.add("linked.html", b"<p>same</p>\n")
@@ -406,9 +406,44 @@ def test_a_link_to_a_file_written_after_it_was_compared_is_not_recorded(
         link(source, destination)
 
     monkeypatch.setattr(write.os, "link", racing)
-    stage = write.Staging(tmp_path / "stage", shared, read_only=True)
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True, clock=lambda: time.time_ns() + LATER)
     stage.add("raced.html", b"<p>same</p>\n")
     assert stage.linked == 1 and stage.written("raced.html") is None
+
+
+def test_a_shared_file_changed_while_it_was_compared_is_not_linked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The shared file is rewritten (same size, its mtime set back) after the stage read it and
+    before the link: its change time moved, so the stage writes its own bytes rather than link it."""
+    shared = tmp_path / "v1"
+    shared.mkdir()
+    target = shared / "raced.html"
+    target.write_bytes(b"<p>same</p>\n")
+    read = write.read_regular
+
+    def racing(path: Any) -> bytes:
+        data = read(path)
+        before = Path(path).stat()
+        Path(path).write_bytes(b"<p>sane</p>\n")
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+        return data
+
+    monkeypatch.setattr(write, "read_regular", racing)
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True, clock=lambda: time.time_ns() + LATER)
+    stage.add("raced.html", b"<p>same</p>\n")
+    assert stage.linked == 0 and (tmp_path / "stage" / "raced.html").read_bytes() == b"<p>same</p>\n"
+
+
+def test_a_link_to_a_file_changed_within_its_second_is_not_recorded(tmp_path: Path) -> None:
+    """The racy rule for links: a shared file written in the second the stage examines it could be
+    changed again within the same clock tick with every time kept, so its link is not recorded."""
+    shared = tmp_path / "v1"
+    shared.mkdir()
+    (shared / "fresh.html").write_bytes(b"<p>same</p>\n")
+    stage = write.Staging(tmp_path / "stage", shared, read_only=True)
+    stage.add("fresh.html", b"<p>same</p>\n")
+    assert stage.linked == 1 and stage.written("fresh.html") is None
 
 
 def test_a_build_in_process_leaves_the_collector_as_it_found_it(corpus: Path, tmp_path: Path) -> None:

@@ -110,3 +110,21 @@ def test_a_build_leaves_scipy_to_the_process_and_publishes_the_golden_site(tmp_p
     assert result.stdout.strip().splitlines()[-1] == "False False", result.stdout
     built = {p: _masked(p, d) for p, d in snapshot(out).items()}
     assert built == {p: _masked(p, d) for p, d in snapshot(GOLDEN).items()}
+
+
+def test_a_question_interrupted_stops_the_process(process: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C between a question and its answer: the process is stopped, so no later question reads
+    that answer; later questions are computed where asked."""
+    running = statproc._running
+    assert running is not None
+
+    def interrupted() -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(running.pipe, "recv", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        statproc.ask("sign_p", 3, 11)
+    assert not running.process.is_alive()
+    assert statproc.ask("fisher_p", [[12, 5], [3, 14]]) == statproc.COMPUTATIONS["fisher_p"](
+        [[12, 5], [3, 14]]
+    )

@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import stat
+import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from generator.inputs.files import ReadFailure, Stored, read_regular
 from generator.inputs.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK, try_lock
 from generator.inputs.siteconfig import SiteLook
 from generator.score.pool import in_parts
-from generator.score.statrecords import FolderRecord, Stat, StatStore, stat_of
+from generator.score.statrecords import CLOCK_SLACK_NS, FolderRecord, Stat, StatStore, racy, stat_of
 
 if TYPE_CHECKING:
     from generator.publish.past import Past
@@ -197,10 +198,13 @@ class Staging:
         shared: Path | None = None,
         read_only: bool = False,
         records: StatStore | None = None,
+        clock: Callable[[], int] = time.time_ns,
     ) -> None:
         self.folder = folder
         self.shared = shared
         self.records = records
+        self._clock = clock
+        """The clock a linked file's times are judged racy against (a seam for tests)."""
         """Stat records beside a trusted run cache (None: ``--no-cache``, every shared file is hashed)."""
         self.read_only = read_only
         """Each file written is made read-only (:data:`PUBLISHED_MODE`) as it is written, not at
@@ -353,8 +357,10 @@ class Staging:
         return self._written.get(f"{self._root}/{path}")
 
     def _placed_link(self, target: str, examined: Identity) -> None:
-        """Note ``target``, just linked, for :meth:`written` when it is the file examined."""
-        if not self.read_only:
+        """Note ``target``, just linked, for :meth:`written` when it is the file examined, and the
+        file was not changed in the second it was examined (the racy rule: a change within the same
+        clock tick could keep its times)."""
+        if not self.read_only or racy(examined, self._clock() - CLOCK_SLACK_NS):
             return
         try:
             now = _identity(os.lstat(target))
@@ -436,6 +442,8 @@ class Staging:
             info = os.lstat(source)
             if not stat.S_ISREG(info.st_mode) or info.st_size != size or not same(read_regular(source)):
                 return False
+            if _identity(os.lstat(source)) != _identity(info):
+                return False  # changed while it was read: written, and the shared file checked (settle)
             self._equal.add(path)
             os.link(source, target)
         except (OSError, ReadFailure):
@@ -630,17 +638,26 @@ def _version_files(folder: str, prefix: str, found: dict[str, os.stat_result | N
     its ``lstat`` (``os.scandir``'s, taken as it lists), a link or special file None (never ours:
     refused); a folder that cannot be listed is None too (refused, named). A published version of
     10,000 runs holds 20,000 files: a ``Path`` and three ``stat``s each cost most of a no-op."""
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                rel = prefix + entry.name
+    pending = [(folder, prefix)]
+    while pending:  # a stack, not recursion: a version nested deeper than Python's limit is refused
+        here, above = pending.pop()
+        try:
+            with os.scandir(here) as entries:
+                listed = list(entries)
+        except OSError:
+            found[above.rstrip("/") or "."] = None
+            continue
+        for entry in listed:
+            rel = above + entry.name
+            try:
                 info = entry.stat(follow_symlinks=False)
-                if stat.S_ISDIR(info.st_mode):
-                    _version_files(entry.path, rel + "/", found)
-                else:
-                    found[rel] = info if stat.S_ISREG(info.st_mode) else None
-    except OSError:
-        found[prefix.rstrip("/") or "."] = None
+            except OSError:
+                found[rel] = None  # gone or unreadable since listed: refused, by its name
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                pending.append((entry.path, rel + "/"))
+            else:
+                found[rel] = info if stat.S_ISREG(info.st_mode) else None
     return found
 
 

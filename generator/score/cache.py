@@ -164,6 +164,8 @@ class Kept:
         except (OSError, Untrusted) as exc:
             raise OutputError(f"{self.file}: {_reason(exc)}; {CHANGED_DURING_BUILD}") from None
         if len(data) != self.size or hashlib.sha256(data).hexdigest() != self.sha256:
+            with contextlib.suppress(OSError):
+                self.file.unlink()  # never trusted again: the next build misses and does the work anew
             raise OutputError(
                 f"{self.file}: no longer holds the bytes it was loaded with; {CHANGED_DURING_BUILD}"
             )
