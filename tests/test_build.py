@@ -211,14 +211,20 @@ def test_a_no_op_rebuild_parses_nothing_and_another_generator_is_checked_byte_fo
     assert code == 0 and "verified byte for byte" in output, output
 
 
-def test_a_version_an_upgrade_reproduced_is_still_checked_file_by_file(
-    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _upgraded(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A site with version v1 built, then the generator 'upgraded' (another digest, the same bytes)."""
     import generator.build
 
     out = tmp_path / "site"
     assert build(corpus, out, "--site-version", "v1")[0] == 0
     monkeypatch.setattr(generator.build, "generator_digest", lambda: "0" * 64)
+    return out
+
+
+def test_a_version_an_upgrade_reproduced_is_still_checked_file_by_file(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = _upgraded(corpus, tmp_path, monkeypatch)
     assert "verified byte for byte" in build(corpus, out, "--site-version", "v1")[1]
     page = out / "v1" / "index.html"
     page.chmod(0o644)
@@ -230,12 +236,9 @@ def test_a_version_an_upgrade_reproduced_is_still_checked_file_by_file(
 def test_a_note_of_reproduction_not_signed_with_the_users_key_is_not_taken(
     corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import generator.build
     from generator.publish.write import IndexRecord
 
-    out = tmp_path / "site"
-    assert build(corpus, out, "--site-version", "v1")[0] == 0
-    monkeypatch.setattr(generator.build, "generator_digest", lambda: "0" * 64)
+    out = _upgraded(corpus, tmp_path, monkeypatch)
     kept: list[Path] = []
     real = IndexRecord.keep_reproduced
 

@@ -363,7 +363,7 @@ class Staging:
         if not self.read_only or racy(examined, self._clock() - CLOCK_SLACK_NS):
             return
         try:
-            now = _identity(os.lstat(target))
+            now = stat_of(os.lstat(target))
         except OSError:
             return
         if now[:4] == examined[:4]:  # device, inode, size, modification time
@@ -405,7 +405,7 @@ class Staging:
     def _link_same(self, source: str, target: str, identity: Identity) -> bool:
         """Link ``target`` to ``source`` when that is still the file of ``identity``."""
         try:
-            if _identity(os.lstat(source)) != identity:
+            if stat_of(os.lstat(source)) != identity:
                 return False
             os.link(source, target)
         except OSError:
@@ -442,13 +442,13 @@ class Staging:
             info = os.lstat(source)
             if not stat.S_ISREG(info.st_mode) or info.st_size != size or not same(read_regular(source)):
                 return False
-            if _identity(os.lstat(source)) != _identity(info):
+            if stat_of(os.lstat(source)) != stat_of(info):
                 return False  # changed while it was read: written, and the shared file checked (settle)
             self._equal.add(path)
             os.link(source, target)
         except (OSError, ReadFailure):
             return False
-        self._placed_link(target, _identity(info))
+        self._placed_link(target, stat_of(info))
         self.linked += 1
         return True
 
@@ -471,15 +471,11 @@ SETTLE_PARALLEL_BYTES = 32 << 20
 """The shared files a stage settles are hashed on the build's workers when they hold this much (about
 30 ms of hashing, what forking a pool costs); fewer bytes are hashed in the build's own process."""
 
-Identity = tuple[int, int, int, int, int]
-"""A file as ``os.lstat`` sees it: device, inode, size, modification and change times (ns). Another
-file renamed over its path changes the inode; a write changes the times, to the file system's
-timestamp granularity (a clock tick on older Linux kernels): the shared files were written by an
-earlier build, well before this one hashes them."""
-
-
-def _identity(info: os.stat_result) -> Identity:
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+Identity = Stat
+"""A file as ``os.lstat`` sees it (``statrecords.stat_of``): device, inode, size, modification and
+change times (ns). Another file renamed over its path changes the inode; a write changes the times,
+to the file system's timestamp granularity (a clock tick on older Linux kernels): the shared files
+were written by an earlier build, well before this one hashes them."""
 
 
 Held = tuple[Identity, str, int]
@@ -503,7 +499,7 @@ def _recorded_held(known: FolderRecord | None, rel: str, source: str) -> Held | 
     except OSError:
         return None
     sha256 = known.sha256_of(rel, info)
-    return None if sha256 is None else (_identity(info), sha256, info.st_nlink)
+    return None if sha256 is None else (stat_of(info), sha256, info.st_nlink)
 
 
 def _holding(paths: list[str]) -> list[Held | None]:
@@ -523,11 +519,11 @@ def _held(path: str) -> Held | None:
             if (opened.st_dev, opened.st_ino) != (before.st_dev, before.st_ino):
                 return None  # replaced between the lstat and the open
             sha256 = hashlib.file_digest(handle, "sha256").hexdigest()
-        if _identity(os.lstat(path)) != _identity(before):
+        if stat_of(os.lstat(path)) != stat_of(before):
             return None
     except OSError:
         return None
-    return _identity(before), sha256, before.st_nlink
+    return stat_of(before), sha256, before.st_nlink
 
 
 def _listed_files(version: Path) -> dict[str, str] | None:

@@ -204,8 +204,7 @@ class Ledger:
         seal = reads.seal(run_path).value
         if seal is None or seal.digest != line.digest:
             return None
-        files = {name: (known[:5], known[5]) for name, known in line.inputs.items()}
-        record = FolderRecord(line.stamp, files)
+        record = FolderRecord.listed(line.stamp, line.inputs)
         if not record.vouches(seal, ()) or cache.key(self._header[2], rel, line.digest) != line.key:
             return None
         rows = _kept(cache.rows_file(line.key), line.rows)
@@ -302,10 +301,10 @@ class Ledger:
         old = self.runs.get(rel)
         if old is not None and self._same(rel, reused, pages):
             return old
-        rows = _line(reused.rows, stamp)
+        rows = _file_line(reused.rows, stamp)
         if rows is None:
             return None
-        files = [(path, _line(kept, stamp)) for path, kept in pages.pages] if pages is not None else []
+        files = [(path, _file_line(kept, stamp)) for path, kept in pages.pages] if pages is not None else []
         pages_line = (
             PagesLine(pages.view, pages.located, [PageLine(path, file) for path, file in files if file])
             if pages is not None and all(file is not None for _, file in files)
@@ -326,7 +325,7 @@ def _kept(file: Path, line: FileLine) -> Kept | None:
     return Kept(file, line.sha256, line.size, info) if info == line.stat else None
 
 
-def _line(kept: Kept, stamp: int) -> FileLine | None:
+def _file_line(kept: Kept, stamp: int) -> FileLine | None:
     """A cache file's line: its stat as taken when its bytes were written or checked, when ``lstat``
     still finds it so and it is not racy against ``stamp``; else None."""
     if kept.stat is None or racy(kept.stat, stamp):

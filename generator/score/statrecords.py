@@ -25,11 +25,11 @@ import json
 import os
 import stat
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from generator.inputs.discover import FolderReads
 from generator.inputs.seal import SEAL_NAME, SealedFolder, check_coverage, key_of, native
@@ -71,6 +71,14 @@ class FolderRecord:
 
     stamp: int
     files: Mapping[str, tuple[Stat, str]]
+
+    @classmethod
+    def listed(cls, stamp: int, files: Mapping[str, Sequence[int | str]]) -> FolderRecord:
+        """A record from its files as a record file or a ledger lists them: each file's five stat
+        fields, then its sha256."""
+        return cls(
+            stamp, {rel: (cast(Stat, tuple(known[:5])), str(known[5])) for rel, known in files.items()}
+        )
 
     def unchanged(self, rel: str, info: os.stat_result, sha256: str) -> bool:
         """Whether the file at ``rel``, as ``lstat`` found it now, is the file hashed to ``sha256``."""
@@ -173,8 +181,7 @@ class StatStore:
             fields = json.loads(body)
             if fields["format"] != FORMAT or fields["folder"] != _name(folder):
                 return None
-            files = {rel: (tuple(known[:5]), known[5]) for rel, known in fields["files"].items()}
-            return FolderRecord(int(fields["stamp"]), files)
+            return FolderRecord.listed(int(fields["stamp"]), fields["files"])
         except (ValueError, KeyError, TypeError, IndexError, AttributeError):
             return None
 
@@ -290,8 +297,7 @@ class LedgerRecords:
         seal = reads.seal(folder).value if line is not None else None
         if line is None or seal is None or seal.digest != line.digest:
             return False
-        files = {rel: (known[:5], known[5]) for rel, known in line.inputs.items()}
-        return FolderRecord(line.stamp, files).vouches(seal, ())
+        return FolderRecord.listed(line.stamp, line.inputs).vouches(seal, ())
 
     def _runs(self, bench: Path) -> Mapping[str, Any]:
         if bench not in self._read:
