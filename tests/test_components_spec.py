@@ -303,12 +303,14 @@ BAD = {
     "process-weights-off-total": (
         ("process", "weights"),
         {"coverage": 0.5, "precision": 0.3, "efficiency": 0.3},
-        "process.weights: add up to 1.1, but process.total is 1",
+        "process.weights: add up to 1.1, not 1 (a sum within 1e-9 of it is accepted): write weights that "
+        "add up to 1 (for example 0.2 for the last one) (process.total)",
     ),
     "combine-weights-off-total": (
         ("combine", "weights"),
         {"outcome": 0.5, "process": 0.4, "rationale": 0.2},
-        "combine.weights: add up to 1.1, but combine.total is 1",
+        "combine.weights: add up to 1.1, not 1 (a sum within 1e-9 of it is accepted): write weights that "
+        "add up to 1 (for example 0.1 for the last one) (combine.total)",
     ),
     "pass-bar-above-the-maximum": (
         ("pass_bar", "total_at_least"),
@@ -490,14 +492,22 @@ def test_the_documented_full_example_is_the_built_in_specification() -> None:
             "at least 8.99999999999999999999",
         ),
         (
-            "check",
+            "explain",
             '"coverage": 0.5',
             '"coverage": 0.50000000000000000001',
+            0,
+            "0.50000000000000000001·evidence coverage",
+        ),
+        (
+            "check",
+            '"coverage": 0.5',
+            '"coverage": 0.50000001',
             4,
-            "process.weights: add up to 1.00000000000000000001, but process.total is 1",
+            "process.weights: add up to 1.00000001, not 1 (a sum within 1e-9 of it is accepted): write "
+            "weights that add up to 1 (for example 0.19999999 for the last one) (process.total)",
         ),
     ],
-    ids=["explained-as-written", "a-sum-off-in-the-20th-digit"],
+    ids=["explained-as-written", "a-sum-off-in-the-20th-digit-as-written", "a-sum-off-by-1e-9-and-more"],
 )
 def test_rubric_states_a_components_number_as_written(
     tmp_path: Path, command: str, old: str, new: str, code: int, said: str
@@ -512,13 +522,18 @@ def test_rubric_states_a_components_number_as_written(
     assert said in result.output
 
 
-def test_a_tasks_component_weights_add_up_to_one_exactly() -> None:
+def test_a_tasks_component_weights_add_up_to_one_within_1e_9() -> None:
+    """Equal thirds written as JSON numbers add up to 0.9999999999999999: accepted, as written."""
     from decimal import Decimal
 
     from generator.families.components.models import Weights
 
-    assert Weights(
-        outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.2")
-    ).outcome == Decimal("0.5")
-    with pytest.raises(ValidationError, match="component weights must sum to 1"):
-        Weights(outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.2000000001"))
+    third = Decimal("0.3333333333333333")
+    assert Weights(outcome=third, process=third, rationale=third).rationale == third
+    assert Weights(outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.2000000001"))
+    off = r"add up to 1\.000000002, not 1 .*for example 0\.2 for the last"
+    with pytest.raises(ValidationError, match=off):
+        Weights(outcome=Decimal("0.5"), process=Decimal("0.3"), rationale=Decimal("0.200000002"))
+    under = r"add up to 0\.9999999976666666, not 1 .*for example 0\.3333333333333334 for the last"
+    with pytest.raises(ValidationError, match=under):
+        Weights(outcome=third, process=third, rationale=Decimal("0.333333331"))

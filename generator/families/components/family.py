@@ -70,7 +70,7 @@ from generator.figures.disclosures import BlindRecord, Disclosures, Interpretati
 from generator.figures.model import Model
 from generator.figures.units import counted
 from generator.inputs.discover import VerifiedFolder
-from generator.inputs.jsonio import iter_models
+from generator.inputs.jsonio import exact_words, iter_models
 
 RUN_FILE = "run.json"
 EPISODES_FILE = "episodes.jsonl"
@@ -558,6 +558,25 @@ def _interpretations(source: SpecSource) -> tuple[Interpretation, ...]:
     return tuple(i for i in INTERPRETATIONS if i.id not in stated)
 
 
+def _inexact_weights(tally: ComponentsState) -> tuple[Interpretation, ...]:
+    """The reading taken where weights as written add up to 1 only within 1e-9 (equal thirds written
+    ``0.3333333333333333``): said in the methodology, since the figures use them as written."""
+    sums = {task_id: sum(task.weights.exact) for task_id, task in tally.tasks.items() if task.weights}
+    inexact = sorted(task_id for task_id, added in sums.items() if added != 1)
+    if not inexact:
+        return ()
+    listed = "; ".join(f"{task_id}: {exact_words(sums[task_id])}" for task_id in inexact)
+    return (
+        Interpretation(
+            id="components-weights-as-written",
+            text=f"Component weights that do not add up to exactly 1 ({listed})",
+            reading="Accepted, as their sum is within 1e-9 of 1 (equal thirds written as decimals add up "
+            "to 0.9999999999999999): each score is the weighted sum with the weights exactly as written, "
+            "not rescaled to add up to 1.",
+        ),
+    )
+
+
 def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsState) -> Disclosures:
     contract, decl = bench.contract, bench.declaration
     judges = sorted(tally.judges)
@@ -579,7 +598,7 @@ def _disclosures(bench: Bench, section: ComponentsSection, tally: ComponentsStat
         status=None,
         limitations=(),
         own_limitations=OWN_LIMITATIONS,
-        interpretations=_interpretations(tally.source),
+        interpretations=_interpretations(tally.source) + _inexact_weights(tally),
         blind=blind,
         excluded_counts=(
             ("cells with fewer seeds than the minimum (flagged)", flagged),

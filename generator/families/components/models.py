@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Annotated, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
 from pydantic import Field, field_validator, model_validator
 
-from generator.families.components.spec import ComponentsSpec, Share
+from generator.families.components.spec import ComponentsSpec, Share, weights_problem
 from generator.families.input_base import (
     EVALUATOR_HASH,
     SAFE_ID,
@@ -93,10 +94,16 @@ class Weights(Strict):
     process: Share
     rationale: Share
 
+    @property
+    def exact(self) -> tuple[Fraction, Fraction, Fraction]:
+        """The weights as the exact decimals written (``0.55`` is 11/20, not its binary float)."""
+        return (Fraction(self.outcome), Fraction(self.process), Fraction(self.rationale))
+
     @model_validator(mode="after")
     def _sum_to_one(self) -> Weights:
-        if self.outcome + self.process + self.rationale != 1:  # exact decimals: 0.2000000001 is not 0.2
-            raise ValueError("component weights must sum to 1")
+        problem = weights_problem(self.exact, Fraction(1))
+        if problem:
+            raise ValueError(f"component weights {problem}")
         return self
 
 

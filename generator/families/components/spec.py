@@ -57,6 +57,26 @@ def exact(value: int | Decimal) -> Fraction:
     return Fraction(value)
 
 
+WEIGHT_SUM_TOLERANCE = Fraction(1, 10**9)
+"""How far weights as written may add up from their total: equal thirds written as JSON numbers
+(``0.3333333333333333`` three times) add up to 0.9999999999999999, and are meant as 1."""
+
+
+def weights_problem(weights: tuple[Fraction, ...], total: Fraction) -> str | None:
+    """Why weights as written (exact) cannot stand for ``total``, with what to write instead; None
+    when they add up to it within :data:`WEIGHT_SUM_TOLERANCE` of it (the figures then use the
+    weights as written, and the methodology says they do not add up exactly)."""
+    added = sum(weights, Fraction(0))
+    if abs(added - total) <= WEIGHT_SUM_TOLERANCE * max(total, Fraction(1)):
+        return None
+    last = total - (added - weights[-1])
+    fix = f" (for example {words(last)} for the last one)" if 0 <= last <= total else ""
+    return (
+        f"add up to {words(added)}, not {words(total)} (a sum within 1e-9 of it is accepted): "
+        f"write weights that add up to {words(total)}{fix}"
+    )
+
+
 def words(value: Fraction | int | Decimal) -> str:
     """An exact figure for messages and explanations, never rounded (``jsonio.exact_words``)."""
     return exact_words(value)
@@ -242,10 +262,10 @@ def spec_problems(spec: ComponentsSpec) -> Iterator[str]:
         yield f"pass_bar.each_above: {bar.each_above} leaves no score on the 0–{rat.scale_max} scale above it"
     if isinstance(spec.combine, FixedWeights):
         weights = spec.combine.weights
-        added = exact(weights.outcome) + exact(weights.process) + exact(weights.rationale)
-        if added != exact(spec.combine.total):
-            total = words(spec.combine.total)
-            yield f"combine.weights: add up to {words(added)}, but combine.total is {total}"
+        shares = (exact(weights.outcome), exact(weights.process), exact(weights.rationale))
+        problem = weights_problem(shares, exact(spec.combine.total))
+        if problem:
+            yield f"combine.weights: {problem} (combine.total)"
 
 
 def _formula_problems(place: str, formula: Product | WeightedSum, metrics: tuple[str, ...]) -> Iterator[str]:
@@ -257,9 +277,9 @@ def _formula_problems(place: str, formula: Product | WeightedSum, metrics: tuple
     yield from _duplicates(f"{place}.{field}", names)
     yield from _duplicates(f"{place}.zero_when", formula.zero_when)
     if isinstance(formula, WeightedSum):
-        added = sum((exact(w) for w in formula.weights.values()), Fraction(0))
-        if added != exact(formula.total):
-            yield f"{place}.weights: add up to {words(added)}, but {place}.total is {words(formula.total)}"
+        problem = weights_problem(tuple(exact(w) for w in formula.weights.values()), exact(formula.total))
+        if problem:
+            yield f"{place}.weights: {problem} ({place}.total)"
         if exact(formula.total) == 0:
             yield f"{place}.total: must be above 0"
 
