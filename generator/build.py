@@ -21,10 +21,10 @@ from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError
 from generator.inputs.discover import SAFE_ID, FolderReads
 from generator.inputs.identity import generator_digest, seals_digest
+from generator.inputs.outputs import BUILD_RECORD
 from generator.inputs.siteconfig import SiteLook
 from generator.progress import SILENT, Progress
 from generator.publish.write import (
-    BUILD_RECORD,
     IndexRecord,
     Published,
     SiteWriter,

@@ -7,6 +7,7 @@ start as fast as click itself (measured by ``scripts/benchmark.py``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -560,8 +561,8 @@ def _import(
         from generator.importers.write import pretty
 
         key = pretty({"schema_version": 1, "providers": dict(sorted(written.labels.items()))})
-        try:
-            with key_file.open("xb") as out:
+        try:  # a new file only its owner reads: it names every blind model
+            with os.fdopen(os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
                 out.write(key)
         except OSError as exc:
             message = f"{key_file}: cannot write the labels: {exc.strerror}; {into} was written, blind"

@@ -18,7 +18,7 @@ from tests.conftest import ROOT
 
 PACKAGE = ROOT / "generator"
 
-STAGES = ("importers", "inputs", "figures", "families", "report", "score", "render", "publish")
+STAGES = ("inputs", "importers", "figures", "families", "report", "score", "render", "publish")
 """The stage packages in the order data flows: each may import the ones before it, never after."""
 
 LEAVES = frozenset({"generator", "generator.errors", "generator.canon", "generator.progress"})

@@ -22,6 +22,7 @@ from generator import build as pipeline
 from generator.errors import VersionConflict
 from generator.inputs.discover import FolderReads
 from generator.inputs.identity import seals_digest
+from generator.inputs.outputs import BUILD_RECORD
 from generator.inputs.seal import write_seal
 from generator.publish import write
 from generator.score.cache import RunCache
@@ -245,8 +246,8 @@ def test_a_published_version_is_hashed_once_then_taken_from_its_record(
     pages = {"index.html": b"<p>hi</p>\n", "runs/r1.html": b"<p>r1</p>\n"}
     for rel, data in pages.items():
         (version / rel).write_bytes(data)
-    (version / write.BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
-    (version / write.BUILD_RECORD).write_bytes(b"{}")
+    (version / BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (version / BUILD_RECORD).write_bytes(b"{}")
     files = {rel: hashlib.sha256(data).hexdigest() for rel, data in pages.items()}
     calls: list[Path] = []
     original = write._sha256
@@ -461,8 +462,8 @@ def _published(folder: Path, pages: dict[str, bytes]) -> dict[str, str]:
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_bytes(data)
     files = {rel: hashlib.sha256(data).hexdigest() for rel, data in pages.items()}
-    (folder / write.BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
-    (folder / write.BUILD_RECORD).write_text(json.dumps({"files": files}))
+    (folder / BUILD_RECORD).parent.mkdir(parents=True, exist_ok=True)
+    (folder / BUILD_RECORD).write_text(json.dumps({"files": files}))
     return files
 
 
@@ -657,7 +658,7 @@ def test_a_build_refuses_a_recorded_file_of_the_shared_version_edited_in_place(
     cache, out = tmp_path / "cache", tmp_path / "site"
     args = ("--runs", corpus, "--out", out, "--cache", cache, "--jobs", "1")
     assert run_cli("build", *args, "--site-version", "v1").exit_code == 0
-    files = json.loads((out / "v1" / write.BUILD_RECORD).read_bytes())["files"]
+    files = json.loads((out / "v1" / BUILD_RECORD).read_bytes())["files"]
     rel = next(rel for rel in sorted(files) if "/runs/" in rel and rel.endswith(".html"))
     data = (out / "v1" / rel).read_bytes()
     _edit_in_place(out / "v1" / rel, data.replace(b"</body>", b"</BODY>"))

@@ -26,6 +26,8 @@ from typing import Any
 from generator.canon import canonical_json
 from generator.errors import OutputError, Problem, ProblemReport
 from generator.importers.model import Imported, ImportedRun, Observation
+from generator.inputs.outputs import output_around
+from generator.inputs.readable import hidden_character
 
 SEAL = "SHA256SUMS"
 SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -404,11 +406,35 @@ def run_files(
     return {**files, **sources}
 
 
+def shown_text_problems(imported: Imported, options: Options, file: str) -> list[Problem]:
+    """The producer's text that a page shows (model, task, producer and version, checks, figures'
+    names, notes, the title), each checked as a name or title in our own inputs is: a character a
+    reader does not see is refused here, with the producer file that holds it, not by the build."""
+    shown: list[tuple[str, str, str]] = [("--title", "", options.title or "")]
+    shown += [(file, "checks", check) for check in imported.checks]
+    for run in imported.runs:
+        source = run.sources[0].name if run.sources else file
+        shown += [(source, "model", run.subject), (source, "task", run.task)]
+        shown.append((source, "producer", run.producer))
+        for figure in run.reported:
+            shown += [(source, "reported", figure.name), (source, "reported", figure.check)]
+        shown += [(source, "note", note) for note in run.notes]
+    problems = {}
+    for where, place, text in shown:
+        reason = hidden_character(text)
+        if reason is not None:
+            problems[(where, place, reason)] = Problem(where, place, f"{text!a}: {reason}")
+    return list(problems.values())
+
+
 def folder_files(imported: Imported, options: Options, file: str) -> tuple[dict[str, bytes], Layout]:
     """Every file of the benchmark folder, by its path in it (run folders' files under their id),
     seals included."""
     if not imported.runs:
         raise ProblemReport([Problem(file, "", "holds no run to import")])
+    unreadable = shown_text_problems(imported, options, file)
+    if unreadable:
+        raise ProblemReport(unreadable)
     layout = Layout(imported, options.blind, file)
     rubric = pretty(contract(imported, options.blind))
     plan_bytes = pretty(plan(imported, layout))
@@ -434,10 +460,14 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
             f"{into}: already exists; benchsite import writes a new benchmark folder and never changes one"
         )
     parent = into.parent
-    if not parent.is_dir():
-        raise OutputError(f"{parent}: no such folder to import into")
+    site = output_around(parent.resolve())
+    if site is not None:
+        raise OutputError(
+            f"{into}: inside the published site {site}; import into the inputs (runs/), never a site"
+        )
     files, layout = folder_files(imported, options, file)
     try:
+        parent.mkdir(parents=True, exist_ok=True)  # as every tool's output option does
         staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.import-", dir=parent))
     except OSError as exc:
         raise OutputError(f"{parent}: cannot write here: {exc.strerror}") from None

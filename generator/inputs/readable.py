@@ -66,3 +66,40 @@ def reading_key(name: str) -> str:
     folded = unicodedata.normalize("NFKC", name)
     visible = "".join(c for c in folded if not is_hidden(c))
     return " ".join(visible.casefold().split())
+
+
+BLANK_LOOKING = frozenset("\u2800\u3164\u115f\u1160\uffa0")
+"""Characters drawn as an empty space although Unicode does not call them white space: the braille
+pattern blank and the Hangul fillers."""
+
+MOST_COMBINING_MARKS = 8
+"""The most combining marks one character may carry in a site's name or description: scripts stack
+two or three (Vietnamese, Thai, Tibetan), a "zalgo" text dozens that cover the lines around it."""
+
+
+def unreadable(text: str) -> str | None:
+    """Why a reader cannot read ``text`` as it is meant, or None: a character they do not see
+    (:func:`hidden_character`), a private-use, unassigned or surrogate code point (drawn differently
+    by every font, or as a box), more than :data:`MOST_COMBINING_MARKS` combining marks on one
+    character, or text that reads as blank (only spaces, fillers and the braille blank)."""
+    hidden = hidden_character(text)
+    if hidden is not None:
+        return hidden
+    stacked = 0
+    for index, char in enumerate(text):
+        category = unicodedata.category(char)
+        if category in ("Co", "Cn", "Cs"):
+            kind = {"Co": "a private-use", "Cn": "an unassigned", "Cs": "a surrogate"}[category]
+            return (
+                f"holds U+{ord(char):04X}, {kind} code point, at character {index + 1}, which no reader "
+                "can be sure to see as meant: write it without"
+            )
+        stacked = stacked + 1 if category in ("Mn", "Me") else 0
+        if stacked > MOST_COMBINING_MARKS:
+            return (
+                f"stacks more than {MOST_COMBINING_MARKS} combining marks on one character at character "
+                f"{index + 1}, which draws over the text around it"
+            )
+    if all(char.isspace() or char in BLANK_LOOKING or is_hidden(char) for char in text):
+        return "reads as blank: write a name a reader can see"
+    return None

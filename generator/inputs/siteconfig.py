@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from generator.errors import EXIT_USAGE, BenchsiteError, printable
-from generator.inputs.readable import hidden_character
+from generator.inputs.readable import unreadable
 
 CONFIG_NAME = "benchsite.toml"
 KEYS = ("name", "base_url", "description", "logo", "accent")
@@ -121,9 +121,9 @@ def _text(value: str, limit: int) -> str | None:
         return "must not be empty"
     if _CONTROL.search(value):
         return "must be one line of text without control characters"
-    hidden = hidden_character(value)  # a bidi control would reorder every page's header around it
-    if hidden is not None:
-        return hidden
+    unseen = unreadable(value)  # a bidi control would reorder every page's header around it
+    if unseen is not None:
+        return unseen
     if len(value) > limit:
         return f"is {len(value)} characters long; at most {limit}"
     return None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from generator.canon import canonical_json
 from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.inputs.files import ReadFailure, Stored, read_regular
+from generator.inputs.outputs import BUILD_RECORD, VERSIONS, published_version_around
 from generator.inputs.portable import BINARY, CLOEXEC, NOFOLLOW, NONBLOCK, try_lock
 from generator.inputs.siteconfig import SiteLook
 from generator.score.pool import in_parts
@@ -45,8 +46,6 @@ place (which would change every version that shares it as a hard link), root asi
 writable, so ``rm -rf`` still removes a version."""
 LOCK_NAME = ".benchsite.lock"
 """What ``lock_path`` ends in; earlier versions kept it inside the site folder."""
-BUILD_RECORD = "data/build.json"
-VERSIONS = "versions.json"
 
 
 @dataclass(frozen=True)
@@ -63,9 +62,9 @@ def check_output(out: Path, inputs: Path) -> None:
         raise OutputError(f"{out}: the output folder may not be inside the inputs ({inputs})")
     if o in i.parents:
         raise OutputError(f"{out}: the output folder may not contain the inputs ({inputs})")
-    for folder in (o, *o.parents):
-        if (folder / "data" / "build.json").is_file():
-            raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
+    folder = published_version_around(o)
+    if folder is not None:
+        raise OutputError(f"{out}: is inside the published version {folder}; versions are immutable")
 
 
 LOCK_ATTEMPTS = 5

@@ -105,13 +105,13 @@ class TrialsContract(Strict):
 
 class Prompt(Strict):
     id: str = Field(pattern=SAFE_ID)
-    required_checks: tuple[str, ...] = Field(
+    required_checks: tuple[Shown, ...] = Field(
         min_length=1, description="Every required functional check of this prompt."
     )
 
 
 class PromptCorpus(Strict):
-    version: str = Field(min_length=1)
+    version: Shown = Field(min_length=1)
     prompts: tuple[Prompt, ...] = Field(min_length=1)
 
 
@@ -170,26 +170,26 @@ class ReportedPin(Strict):
     """A figure the producer computed itself over this run's trials of one provider and prompt corpus:
     shown beside the figure benchsite derives (trials whose check passed / planned trials), never used."""
 
-    name: str = Field(min_length=1, max_length=80)
-    check: str = Field(min_length=1, description="The check (a required check of the corpus) it is of.")
+    name: Shown = Field(min_length=1, max_length=80)
+    check: Shown = Field(min_length=1, description="The check (a required check of the corpus) it is of.")
     provider: str = Field(pattern=SAFE_ID)
     prompt_corpus_version: str
     value: str = Field(
         pattern=r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$", description="As the producer wrote it."
     )
-    basis: str = Field(min_length=1, max_length=600, description="How the producer computed it.")
+    basis: Shown = Field(min_length=1, max_length=600, description="How the producer computed it.")
 
 
 class TrialsRun(Strict):
     schema_version: SchemaVersion1
     plan_sha256: str = Field(pattern=SHA256_HEX, description="sha256 of the trial plan file's bytes.")
-    producer: str = ""
-    subject: str | None = Field(
+    producer: Shown = ""
+    subject: Shown | None = Field(
         default=None, description="The subject as the producer names it (plans whose labels are names)."
     )
     sources: tuple[SourcePin, ...] = Field(default=(), description="The producer's own files, pinned.")
     reported: tuple[ReportedPin, ...] = ()
-    notes: tuple[Annotated[str, Field(min_length=1, max_length=600)], ...] = Field(
+    notes: tuple[Annotated[Shown, Field(min_length=1, max_length=600)], ...] = Field(
         default=(), description="What the producer's files say that the figures cannot (an unfinished log…)."
     )
 
