@@ -28,12 +28,11 @@ from scripts.reliability import faults, fuzz, tamper
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE_TESTS = ("tests/test_browser.py", "tests/test_security.py", "tests/test_blind_scan.py")
-HARDENING_TESTS = (
-    "tests/test_hardening_input.py",
-    "tests/test_hardening_output.py",
-    "tests/test_hardening_text.py",
-)
-"""Attacks the first harness did not list (issue 18), one regression test per finding."""
+HARDENING_TESTS = tuple(
+    path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tests").glob("test_hardening_*.py"))
+) + ("tests/test_components_weights.py",)
+"""Attacks the first harness did not list (issues 18 and 44), one regression test per finding: every
+``tests/test_hardening_*.py``, and the rubric of three equal weights a stricter rule once refused."""
 HARDENING_CLASSES = (
     "blind scan on what a reader sees: Markdown emphasis, code spans and links, zero-width and format "
     "characters, fullwidth letters, Cyrillic and Greek homoglyphs, combining marks, any distinctive word "
@@ -48,6 +47,9 @@ HARDENING_CLASSES = (
     "the output folder: planted lock and staging symlinks, a damaged earlier version, a tampered "
     "published page on a no-op rebuild, spools of builds in other PID namespaces, versions the site never "
     "recorded, no lock left behind",
+    "what the importers opened (issue 44): producer text a reader cannot see refused at import, site "
+    "names that read as blank or hold private-use, unassigned or stacked marks, the --key file private, "
+    "--into inside a site; a rubric of three equal weights accepted again",
     "text that turns live elsewhere: GitHub autolinks, mentions, references, math, emoji and bidi "
     "controls in release notes; images from Markdown; titles that break nav.yml; rank bands at 50,000 "
     "subjects",
