@@ -28,9 +28,10 @@ from scripts.reliability import faults, fuzz, tamper
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE_TESTS = ("tests/test_browser.py", "tests/test_security.py", "tests/test_blind_scan.py")
-HARDENING_TESTS = tuple(
-    path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tests").glob("test_hardening_*.py"))
-) + ("tests/test_components_weights.py",)
+HARDENING_TESTS = (
+    *(path.relative_to(ROOT).as_posix() for path in sorted((ROOT / "tests").glob("test_hardening_*.py"))),
+    "tests/test_components_weights.py",
+)
 """Attacks the first harness did not list (issues 18 and 44), one regression test per finding: every
 ``tests/test_hardening_*.py``, and the rubric of three equal weights a stricter rule once refused."""
 HARDENING_CLASSES = (
