@@ -372,15 +372,14 @@ def plan(imported: Imported, layout: Layout) -> dict[str, Any]:
     return {"schema_version": 1, "trials": trials}
 
 
-def source_name(name: str, data: bytes, blind: bool) -> str:
+def source_name(name: str, number: int, blind: bool) -> str:
     """A producer file's name in its run folder: its own name made safe, or when ``blind`` one the
-    site chooses from its sha256 (``src-<16 hex>.json``: producers name files after the model,
-    ``quiz_mockllm-model_log.json``), keeping the suffix of a format the importers read."""
+    site chooses, by the file's place among the run's (``src-1.json``: producers name files after
+    the model, ``quiz_mockllm-model_log.json``), keeping the suffix of a format the importers read."""
     if not blind:
         return safe_name(name)
     suffix = PurePosixPath(name).suffix.lower()
-    kept = suffix if suffix in BLIND_SUFFIXES else ""
-    return f"src-{hashlib.sha256(data).hexdigest()[:16]}{kept}"
+    return f"src-{number}{suffix if suffix in BLIND_SUFFIXES else ''}"
 
 
 def run_files(
@@ -404,7 +403,7 @@ def run_files(
         lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
     if problems:
         raise ProblemReport(problems)
-    sources = {source_name(source.name, source.data, blind): source.data for source in run.sources}
+    sources = {source_name(s.name, n, blind): s.data for n, s in enumerate(run.sources, start=1)}
     label = layout.labels[run.subject]
     meta: dict[str, Any] = {
         "schema_version": 1,
