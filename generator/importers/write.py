@@ -476,7 +476,8 @@ def check_blind(
     if not options.blind or options.blind_scan is None or not names:
         return
     ours = sorted(rel for rel in files if PurePosixPath(rel).name in OWN_FILES)
-    readers = [(f"{into.name}/{rel}", partial(files.__getitem__, rel)) for rel in ours]
+    folder: list[tuple[str, Callable[[], bytes]]] = [(into.name, bytes)]  # its name alone, first
+    readers = folder + [(f"{into.name}/{rel}", partial(files.__getitem__, rel)) for rel in ours]
     found = options.blind_scan(readers, names)
     if found is not None:
         where, shown = found
