@@ -518,7 +518,7 @@ def import_options(command: Callable[..., None]) -> Callable[..., None]:
     command = click.option(
         "--blind",
         is_flag=True,
-        help="Publish the models under opaque labels (model-1, model-2…); their names go to --key only.",
+        help="Publish the models under opaque labels (m-1, m-2…); their names go to --key only.",
     )(command)
     command = click.option("--title", default=None, help="The benchmark's title [default: its tasks].")(
         command
@@ -556,7 +556,9 @@ def _import(
         raise click.UsageError("--key applies only with --blind")
     if key_file is not None and key_file.exists():
         raise click.UsageError(f"{key_file}: already exists; --key writes a new file")
-    written = write(read(), into, Options(title=title, blind=blind), str(into))
+    from generator.publish.blind_scan import find_revealed
+
+    written = write(read(), into, Options(title=title, blind=blind, blind_scan=find_revealed), str(into))
     if key_file is not None:
         from generator.importers.write import pretty
 

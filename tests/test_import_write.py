@@ -157,7 +157,7 @@ def test_blind_labels_are_opaque_and_the_logs_wait_for_the_reveal(tmp_path: Path
     runs = tmp_path / "runs"
     runs.mkdir()
     written = write(_imported(), runs / "demo", Options(blind=True), "x")
-    assert sorted(written.labels) == ["model-1", "model-2"]
+    assert sorted(written.labels) == ["m-1", "m-2"]
     meta = json.loads((runs / "demo" / f"run-{sorted(written.labels)[0]}" / "run.json").read_text())
     assert "subject" not in meta
     out = tmp_path / "site"
@@ -174,4 +174,4 @@ def test_labels_and_names() -> None:
     assert safe_name("///") == "x"
     assert labels_of(["a/b", "a b", "c"], blind=False) == {"a b": "a-b", "a/b": "a-b-2", "c": "c"}
     blind = labels_of(["zeta", "alpha"], blind=True)
-    assert sorted(blind.values()) == ["model-1", "model-2"]
+    assert sorted(blind.values()) == ["m-1", "m-2"]

@@ -243,13 +243,14 @@ def _runs(
     problems = Problems()
     results: list[dict[str, Any]] = aggregate.record["evaluation_results"]
     unlinked = [results[index]["evaluation_name"] for index in range(len(results)) if index not in linked]
-    notes = _notes(aggregate.record, unlinked)
+    notes, blind_notes = (_notes(aggregate.record, unlinked, blind) for blind in (False, True))
     runs: list[ImportedRun] = []
     for index in sorted(linked):
         plan = problems.take(_plan(aggregate, index, linked[index]))
         if plan is not None:
             planned, plan_notes = plan
-            runs.append(_run(aggregate, index, linked[index], planned, sources, (*notes, *plan_notes)))
+            run = _run(aggregate, index, linked[index], planned, sources, (*notes, *plan_notes))
+            runs.append(replace(run, blind_notes=(*blind_notes, *plan_notes)))
     return problems.result(tuple(runs))
 
 
@@ -406,11 +407,17 @@ def _reported(record: dict[str, Any], result: dict[str, Any]) -> Reported:
     )
 
 
-def _notes(record: dict[str, Any], unlinked: list[str]) -> tuple[str, ...]:
+def _notes(record: dict[str, Any], unlinked: list[str], blind: bool) -> tuple[str, ...]:
+    """What every run of the record discloses; when ``blind``, without the record's id and source
+    organization, which name the model or its maker (``arith/example-org_model-a/…``)."""
     source = record["source_metadata"]
+    kind = f"source type {source['source_type']}, evaluator {source['evaluator_relationship']}"
+    withheld = "its evaluation_id and source organization are withheld while the models are blind"
+    named = f"Every Eval Ever record {record['evaluation_id']!r}, {kind}"
     notes = [
-        f"Every Eval Ever record {record['evaluation_id']!r}, source type {source['source_type']}, "
-        f"evaluator {source['evaluator_relationship']} ({source['source_organization_name']}).",
+        f"Every Eval Ever record, {kind} ({withheld})."
+        if blind
+        else f"{named} ({source['source_organization_name']}).",
         "EEE records no run status: 'success' stands for a published record.",
     ]
     if unlinked:
@@ -457,4 +464,5 @@ def _with_hash_note(run: ImportedRun, conflicts: set[tuple[str, str]]) -> Import
         f"({', '.join(samples)}): the inputs differ, or the records were hashed by different recipes "
         "(EEE's converters differ); samples are paired by sample_id."
     )
-    return replace(run, notes=(*run.notes, note))
+    blind_notes = None if run.blind_notes is None else (*run.blind_notes, note)
+    return replace(run, notes=(*run.notes, note), blind_notes=blind_notes)

@@ -322,11 +322,9 @@ def _run(
     if observations is None:
         return problems.result(None)
     reported = _reported(results, task, key, check)
-    notes = (
-        *_subject_notes(results, subject),
-        *_plan_notes(results, task, size),
-        *_cross_check(reported, observations, size),
-    )
+    rest = (*_plan_notes(results, task, size), *_cross_check(reported, observations, size))
+    named = tuple(_subject_notes(results, subject, blind=False))
+    blind_notes = (*_subject_notes(results, subject, blind=True), *rest) if named else None
     run = ImportedRun(
         subject=subject,
         task=task,
@@ -336,7 +334,8 @@ def _run(
         producer=f"lm-eval {results.version}",
         status="success",
         reported=(reported,),
-        notes=notes,
+        notes=(*named, *rest),
+        blind_notes=blind_notes,
         created=results.created,
     )
     return problems.result(run)
@@ -548,8 +547,15 @@ def _disagree(reported: Reported, passes: int, size: int) -> str:
     )
 
 
-def _subject_notes(results: _Results, subject: str) -> Iterator[str]:
-    if subject != results.model:
+def _subject_notes(results: _Results, subject: str, blind: bool) -> Iterator[str]:
+    """Why the subject is more than the model's name; when ``blind``, without the model's name nor
+    the seeds (the subject is made of both: ``dummy seed=1``)."""
+    if subject != results.model and blind:
+        yield (
+            "another results file of this import ran the same model on this task too: what tells the "
+            "two apart is in the producer's files, withheld while the models are blind"
+        )
+    elif subject != results.model:
         yield (
             f"another results file of this import ran {results.model} on this task too: "
             "its seeds (config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"

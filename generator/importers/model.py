@@ -84,6 +84,10 @@ class ImportedRun:
     reported: tuple[Reported, ...] = ()
     notes: tuple[str, ...] = ()
     """What the importer must disclose about this run (an unfinished log imported on request…)."""
+    blind_notes: tuple[str, ...] | None = None
+    """The notes as a blind import writes them, when :attr:`notes` quote producer text that may name
+    the model (an EEE ``evaluation_id``, another results file's model): the same disclosures with
+    that text left out. None when no note quotes such text (a blind import writes :attr:`notes`)."""
     created: str = ""
     """The producer's timestamp of the run, as text (orders runs; shown)."""
 

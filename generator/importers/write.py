@@ -18,9 +18,10 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from functools import partial
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from generator.canon import canonical_json
@@ -32,6 +33,14 @@ from generator.inputs.readable import hidden_character
 SEAL = "SHA256SUMS"
 SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
+BLIND_PREFIX = "m-"
+"""A blind label is this and a number: no word a model's name could share with it."""
+BLIND_SUFFIXES = (".eval", ".json", ".jsonl")
+"""The producer files' suffixes a blind import keeps on the name it gives them (the formats read)."""
+
+Scan = Callable[[Iterable[tuple[str, Callable[[], bytes]]], Iterable[str]], tuple[str, str] | None]
+"""The blind scan (``publish.blind_scan.find_revealed``): (file, name shown) of the first of the
+files that shows one of the names, None when none does."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +49,11 @@ class Options:
 
     title: str | None = None
     blind: bool = False
-    """Publish the models under opaque labels (``model-1``…) and keep the names for a later reveal."""
+    """Publish the models under opaque labels (``m-1``…) and keep the names for a later reveal."""
+    blind_scan: Scan | None = None
+    """With ``blind``: the blind scan, run over every file the import writes (and its path) except
+    the producer's own files, which wait for the reveal; a file that shows a model's name refuses
+    the import. The command line passes it (the importers do not import the publish stage)."""
 
 
 @dataclass(frozen=True)
@@ -60,13 +73,25 @@ def safe_name(text: str) -> str:
     return name or "x"
 
 
+def blind_labels(subjects: Iterable[str]) -> dict[str, str]:
+    """Subject → an opaque label ``m-N``, numbered in the order of the names' sha256 (not their
+    alphabetical order, which would say something of them). A label holds no word of two letters or
+    more, so it cannot show a word of a model's name to the blind scan (which looks for words of four
+    letters or more); a number whose label holds a subject's whole name (``m-1``, ``1``) is skipped."""
+    distinct = set(subjects)
+    forms = {form.casefold() for subject in distinct for form in (subject, safe_name(subject))}
+    names = {name for name in forms if name not in BLIND_PREFIX}  # those show in every label
+    numbered = [f"{BLIND_PREFIX}{n}" for n in range(1, 10 * (len(distinct) + 1))]
+    usable = [label for label in numbered if not any(name in label for name in names)]
+    ordered = sorted(distinct, key=lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
+    return dict(zip(ordered, usable if len(usable) >= len(ordered) else numbered, strict=False))
+
+
 def labels_of(subjects: Iterable[str], blind: bool) -> dict[str, str]:
-    """Subject → label: its own name made safe, or when ``blind`` an opaque ``model-N`` numbered in the
-    order of the names' sha256 (not their alphabetical order, which would say something of them)."""
+    """Subject → label: its own name made safe, or when ``blind`` an opaque one (:func:`blind_labels`)."""
     distinct = set(subjects)
     if blind:
-        ordered = sorted(distinct, key=lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
-        return {subject: f"model-{n}" for n, subject in enumerate(ordered, start=1)}
+        return blind_labels(distinct)
     labels: dict[str, str] = {}
     for subject in sorted(distinct):
         base = safe_name(subject)
@@ -349,6 +374,16 @@ def plan(imported: Imported, layout: Layout) -> dict[str, Any]:
     return {"schema_version": 1, "trials": trials}
 
 
+def source_name(name: str, number: int, blind: bool) -> str:
+    """A producer file's name in its run folder: its own name made safe, or when ``blind`` one the
+    site chooses, by the file's place among the run's (``src-1.json``: producers name files after
+    the model, ``quiz_mockllm-model_log.json``), keeping the suffix of a format the importers read."""
+    if not blind:
+        return safe_name(name)
+    suffix = PurePosixPath(name).suffix.lower()
+    return f"src-{number}{suffix if suffix in BLIND_SUFFIXES else ''}"
+
+
 def run_files(
     imported: Imported, run: ImportedRun, layout: Layout, plan_sha256: str, blind: bool, file: str
 ) -> dict[str, bytes]:
@@ -370,7 +405,7 @@ def run_files(
         lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
     if problems:
         raise ProblemReport(problems)
-    sources = {safe_name(source.name): source.data for source in run.sources}
+    sources = {source_name(s.name, n, blind): s.data for n, s in enumerate(run.sources, start=1)}
     label = layout.labels[run.subject]
     meta: dict[str, Any] = {
         "schema_version": 1,
@@ -391,7 +426,7 @@ def run_files(
             }
             for r in run.reported
         ],
-        "notes": list(run.notes),
+        "notes": list(run.blind_notes if blind and run.blind_notes is not None else run.notes),
     }
     if not blind:
         meta["subject"] = run.subject
@@ -453,6 +488,32 @@ def folder_files(imported: Imported, options: Options, file: str) -> tuple[dict[
     return files, layout
 
 
+OWN_FILES = frozenset(("benchmark.json", "rubric.json", "trial-plan.json", "run.json", "results.jsonl", SEAL))
+"""What an import writes itself; every other file of the folder is a producer's."""
+
+
+def check_blind(
+    files: Mapping[str, bytes], imported: Imported, into: Path, options: Options, file: str
+) -> None:
+    """A blind import's own files and their paths (the folder's name first: it is the benchmark's
+    id) must not show a model's name to the blind scan, or the reveal would be refused once the
+    blind version is published; the producer's files are withheld until the reveal."""
+    names = sorted({run.subject for run in imported.runs if run.subject.strip()})
+    if not options.blind or options.blind_scan is None or not names:
+        return
+    ours = sorted(rel for rel in files if PurePosixPath(rel).name in OWN_FILES)
+    folder: list[tuple[str, Callable[[], bytes]]] = [(into.name, bytes)]  # its name alone, first
+    readers = folder + [(f"{into.name}/{rel}", partial(files.__getitem__, rel)) for rel in ours]
+    found = options.blind_scan(readers, names)
+    if found is not None:
+        where, shown = found
+        message = (
+            f"a blind import would show the model name {shown!r} here, and the reveal would be refused: "
+            "name the folder (--into) or the title (--title) otherwise, or import without --blind"
+        )
+        raise ProblemReport([Problem(file, where, message)])
+
+
 def write(imported: Imported, into: Path, options: Options, file: str) -> Written:
     """Write the benchmark folder ``into`` (which must not exist), all or nothing."""
     if os.path.lexists(into):
@@ -466,6 +527,7 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
             f"{into}: inside the published site {site}; import into the inputs (runs/), never a site"
         )
     files, layout = folder_files(imported, options, file)
+    check_blind(files, imported, into, options, file)
     try:
         parent.mkdir(parents=True, exist_ok=True)  # as every tool's output option does
         staging = Path(tempfile.mkdtemp(prefix=f".{into.name}.import-", dir=parent))

@@ -114,7 +114,7 @@ _COMMON = """
     foundry four free from full future general generator give global good great group have having
     here high home however hub idea ideas inc industries information into just keep kind labs large
     last later least less like line little live local long look made make maker makers making many
-    more most much must name near need network never next nice none north open other over part
+    model models more most much must name near need network never next nice none north open other over part
     partners people pilot place plan platform point power press product products project quick
     rapid real research right same says second service services several should show side simple
     since small smart software solution solutions some south space stack start still studio studios
