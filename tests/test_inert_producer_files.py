@@ -6,6 +6,7 @@ writes itself; the run page links it for download under its own name, the bytes 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import posixpath
@@ -153,3 +154,38 @@ def test_the_mkdocs_export_publishes_producer_files_under_inert_names_too(inputs
 def test_the_published_name_is_the_sites_whatever_the_producer_named_it(name: str, suffix: str) -> None:
     sha = hashlib.sha256(name.encode()).hexdigest()
     assert producer_file_path(name, sha) == f"files/{sha}{suffix}"
+
+
+@pytest.mark.slow  # Chromium
+def test_no_published_producer_file_runs_a_script_in_chromium(version: Path, tmp_path: Path) -> None:
+    """Each producer file of the version and each run page, opened from ``file://`` in Chromium, runs
+    nothing; the control: the same bytes under the producer's name do run."""
+    from playwright.sync_api import Dialog, Error, sync_playwright
+
+    from tests.test_browser import CHROMIUM, CHROMIUM_ARGS
+
+    def ran(path: Path) -> list[str]:
+        page = context.new_page()
+        seen: list[str] = []
+
+        def dialog(shown: Dialog) -> None:
+            seen.append(shown.message)
+            shown.dismiss()
+
+        page.on("dialog", dialog)
+        with contextlib.suppress(Error):  # a file Chromium downloads rather than shows is not a page
+            page.goto(path.as_uri(), wait_until="load")
+            seen += [page.title()] if "pwned" in page.title() else []
+        page.close()
+        return seen
+
+    control = tmp_path / "evil.html"
+    control.write_bytes(IMPORTED["evil.html"])
+    opened = [*version.glob("b/*/runs/*/files/*"), *version.glob("b/*/runs/**/*.html")]
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = chromium.new_context()
+        assert ran(control), "the control: the producer's bytes under its own name run"
+        found = {str(path): ran(path) for path in opened}
+        assert {path: seen for path, seen in found.items() if seen} == {}
+        chromium.close()
