@@ -6,6 +6,7 @@ figure that cannot be computed is ``None`` and says why next to it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -33,7 +34,7 @@ class SectionDefaults(Model):
         return ()
 
 
-INERT_SUFFIXES = {".json": ".json", ".eval": ".zip", ".zip": ".zip"}
+INERT_SUFFIXES: Mapping[str, str] = {".json": ".json", ".eval": ".zip", ".zip": ".zip"}
 """The suffix a producer's file is published under, by its own (lower-cased): types that every
 browser and static host knows and none runs or sniffs as a page; any other file is ``.txt``."""
 
