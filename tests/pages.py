@@ -66,9 +66,18 @@ class Page(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.tables: list[Table] = []
         self.text: list[str] = []
+        self.csp: str | None = None
+        """The Content-Security-Policy its ``<meta http-equiv>`` states, None without one."""
+        self.downloads: list[tuple[str, str]] = []
+        """(the name a browser saves it under, href) of every link with a ``download`` attribute."""
         self._cell: Cell | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "meta" and a.get("http-equiv") == "Content-Security-Policy":
+            self.csp = a.get("content") or ""
+        if tag == "a" and a.get("download") is not None:
+            self.downloads.append((a["download"] or "", a.get("href") or ""))
         if tag == "table":
             self.tables.append(Table("cards" in (dict(attrs).get("class") or "").split()))
         elif tag == "tr":

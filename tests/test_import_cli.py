@@ -5,6 +5,7 @@ every bad input is refused with its exit code and nothing written."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -65,13 +66,13 @@ def test_inspect_logs_publish_in_three_commands(tmp_path: Path) -> None:
     (pair,) = report["section"]["paired"]
     assert pair["first"] == "mockllm-model"
     assert (pair["wins"], pair["losses"], pair["prompts"]) == (wins, losses, 8)
-    # the original log, sealed in its run folder, published byte for byte and linked from its run page
+    # the original log, sealed in its run folder, published byte for byte under a name the site
+    # chooses, and linked from its run page for download under its own name
     run = tmp_path / "site" / "v1" / "b" / "quiz" / "runs"
-    published = list(run.rglob("*.json"))
-    assert [p.read_bytes() for p in published if p.name.endswith("Ex8pV7vgC9E4uTbkdUAyMy.json")] == [
-        MODEL_LOG.read_bytes()
-    ]
+    sha = hashlib.sha256(MODEL_LOG.read_bytes()).hexdigest()
+    assert (run / "run-mockllm-model" / "files" / f"{sha}.json").read_bytes() == MODEL_LOG.read_bytes()
     page = (run / "run-mockllm-model.html").read_text()
+    assert f'href="run-mockllm-model/files/{sha}.json" download="{MODEL_LOG.name}"' in page
     assert "Ex8pV7vgC9E4uTbkdUAyMy.json</a>" in page.replace("<wbr>", "")
     # inspect's own accuracy beside benchsite's count, and where they differ, disclosed with both
     assert "0.625" in page

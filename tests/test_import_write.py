@@ -4,12 +4,14 @@ same bytes twice, all or nothing, and never over an existing folder."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
 from generator.errors import EXIT_INVALID, EXIT_USAGE, OutputError, ProblemReport
+from generator.figures.model import producer_file_path
 from generator.importers.model import Imported, ImportedRun, Observation, Reported, SourceFile
 from generator.importers.write import Options, labels_of, safe_name, write
 from tests.conftest import run_cli, snapshot
@@ -103,11 +105,13 @@ def test_the_folder_builds_and_every_figure_is_a_direct_count(tmp_path: Path) ->
         ("run-org-model-a", "8/12 planned trials passed"),
         ("run-org-model-b", "3/12 planned trials passed"),
     }
-    # the producer's log is published beside its run and linked from the run page
-    log = out / "v1/b/demo/runs/run-org-model-a/org_model-a.log"
-    assert log.read_bytes() == b"log of org/model-a"
+    # the producer's log is published beside its run under a name the site chooses (an inert type,
+    # whatever its own suffix) and linked from the run page for download under its own name
+    published = producer_file_path("org_model-a.log", hashlib.sha256(b"log of org/model-a").hexdigest())
+    assert published.endswith(".txt")
+    assert (out / "v1/b/demo/runs/run-org-model-a" / published).read_bytes() == b"log of org/model-a"
     page = (out / "v1/b/demo/runs/run-org-model-a.html").read_text()
-    assert 'href="run-org-model-a/org_model-a.log"' in page
+    assert f'href="run-org-model-a/{published}" download="org_model-a.log"' in page
     assert "org/model-a" in page.replace("<wbr>", "")
 
 
@@ -162,7 +166,7 @@ def test_blind_labels_are_opaque_and_the_logs_wait_for_the_reveal(tmp_path: Path
     assert "subject" not in meta
     out = tmp_path / "site"
     assert run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet").exit_code == 0
-    published = [p.name for p in (out / "v1").rglob("*.log")]
+    published = [p for p in (out / "v1").rglob("*") if p.is_file() and p.read_bytes().startswith(b"log of")]
     assert published == []
     texts = "".join(p.read_text() for p in (out / "v1").rglob("*.html"))
     assert "org/model" not in texts and "model-a" not in texts

@@ -6,6 +6,9 @@ figure that cannot be computed is ``None`` and says why next to it).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -26,8 +29,22 @@ class SectionDefaults(Model):
         return ()
 
     def attachments(self) -> tuple[tuple[str, str, str, int], ...]:
-        """(run id, file name, sha256, size) of each producer file the site publishes beside its run."""
+        """(run id, file name, sha256, size) of each producer file the site publishes beside its run
+        (where: :func:`producer_file_path`)."""
         return ()
+
+
+INERT_SUFFIXES: Mapping[str, str] = {".json": ".json", ".eval": ".zip", ".zip": ".zip"}
+"""The suffix a producer's file is published under, by its own (lower-cased): types that every
+browser and static host knows and none runs or sniffs as a page; any other file is ``.txt``."""
+
+
+def producer_file_path(name: str, sha256: str) -> str:
+    """Where a producer's file is published, under its run's folder: a name the site chooses, never
+    the producer's (``evil.html``, ``page-2.html`` or ``x.svg`` would be a page of the site's origin,
+    or one it writes itself): ``files/<sha256><inert suffix>``, the same bytes at the same path."""
+    suffix = INERT_SUFFIXES.get(PurePosixPath(name).suffix.lower(), ".txt")
+    return f"files/{sha256}{suffix}"
 
 
 class Interval(Model):

@@ -36,6 +36,7 @@ from generator.canon import canonical_json
 from generator.families.base import RunView
 from generator.families.registry import FAMILIES
 from generator.families.rows import RowWriter, breakable, html_rows
+from generator.figures.model import producer_file_path
 from generator.figures.numbers import fmt_band, fmt_bp, fmt_number, fmt_p
 from generator.figures.ranking import Comparison, Ranking
 from generator.figures.units import (
@@ -226,9 +227,13 @@ def _href(context: Context, target: str, fragment: str | None = None, local: boo
     return anchors.link(context["page_path"], href)
 
 
-def _linked(to: str | None, text: Markup) -> Markup:
-    """The ``a`` macro of ``_blocks.html``: ``text`` linked to ``to``, or plain when ``to`` is None."""
-    return Markup(f'<span class="ref">{text}</span>' if to is None else f'<a href="{escape(to)}">{text}</a>')
+def _linked(to: str | None, text: Markup, download: str | None = None) -> Markup:
+    """The ``a`` and ``download`` macros of ``_blocks.html``: ``text`` linked to ``to``, or plain when
+    ``to`` is None; ``download``: the name a browser saves the file under."""
+    if to is None:
+        return Markup(f'<span class="ref">{text}</span>')
+    saved = "" if download is None else f' download="{escape(download)}"'
+    return Markup(f'<a href="{escape(to)}"{saved}>{text}</a>')
 
 
 @pass_context
@@ -494,14 +499,16 @@ def render_site(
 
 def attachments(bench: BenchmarkReport, inputs: Path) -> list[tuple[str, SealedFile]]:
     """The producers' own files a section publishes beside its runs: (path under the benchmark's
-    folder, the file in its sealed run folder, found by seal digest, checked against its sha256
-    when it is written)."""
+    folder, an inert name the site chooses: :func:`producer_file_path`; the file in its sealed run
+    folder, found by seal digest, checked against its sha256 when it is written)."""
     folders = {sealed.digest: sealed.path for sealed in bench.inputs}
     runs = {run.id: run.digest for run in bench.section.runs}
-    return [
-        (f"runs/{run_id}/{name}", SealedFile(str(inputs / folders[runs[run_id]] / name), sha256, size))
-        for run_id, name, sha256, size in bench.section.attachments()
-    ]
+    published: dict[str, SealedFile] = {}
+    for run_id, name, sha256, size in bench.section.attachments():
+        path = f"runs/{run_id}/{producer_file_path(name, sha256)}"
+        # the same bytes pinned twice in a run are published once
+        published[path] = SealedFile(str(inputs / folders[runs[run_id]] / name), sha256, size)
+    return list(published.items())
 
 
 def render_run(family: str, view: RunView, run_id: str, run: BaseModel) -> RunPages:

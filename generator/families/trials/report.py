@@ -11,7 +11,7 @@ from generator.families.specs import ScoringBase
 from generator.families.trials.models import TrialsContract
 from generator.families.trials.spec import NotApplicable, TrialsSpec, condition_words
 from generator.figures.headline import Caveat, Headline, Wording, lead_headline, listed
-from generator.figures.model import Model, Rate
+from generator.figures.model import Model, Rate, producer_file_path
 from generator.figures.ranking import Breakdown, Ranking, rate_ranking
 
 
@@ -80,6 +80,11 @@ class SourceRecord(Model):
     name: str = Field(description="Its file name in the run folder.")
     sha256: str
     size: int
+
+    @property
+    def published(self) -> str:
+        """Where the site publishes it, under its run's folder (an inert name the site chooses)."""
+        return producer_file_path(self.name, self.sha256)
 
 
 class ReportedFigure(Model):
