@@ -80,7 +80,8 @@ def reveal(tmp_path: Path) -> Path:
 
 
 def producer_files(version: Path) -> list[str]:
-    return sorted(p.name for p in version.rglob("src-*"))
+    """The sha256 of every producer file a version publishes (as ``files/<sha256>.<ext>``)."""
+    return sorted(p.name.partition(".")[0] for p in version.glob("b/*/runs/*/files/*"))
 
 
 @pytest.mark.parametrize(
@@ -121,7 +122,8 @@ def test_a_blind_import_names_no_model_until_its_reveal(
     pages = "".join(p.read_text() for p in revealed.rglob("*.html"))
     assert all(name in pages for name in names[:2])
     metas = [json.loads(run.read_text()) for run in (tmp_path / "runs" / BENCH).glob("run-*/run.json")]
-    assert producer_files(revealed) == sorted(pin["file"] for meta in metas for pin in meta["sources"])
+    pinned = {(run, pin["sha256"]) for run, meta in enumerate(metas) for pin in meta["sources"]}
+    assert pinned and producer_files(revealed) == sorted(sha256 for _, sha256 in pinned)
 
 
 def test_a_blind_import_whose_folder_names_a_model_is_refused(tmp_path: Path) -> None:
