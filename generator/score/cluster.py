@@ -13,8 +13,11 @@ does and the output bytes do not depend on the executor (tested against a LocalC
 computed it (``identity.generator_digest`` on the worker): an answer from another install (older,
 patched) stops the build (:class:`ClusterError`, exit 2) before any of its figures is used, and a
 scored run enters the run cache only under the digest of the generator that computed it, which is
-then the client's. A worker that runs the client's generator is trusted as a local worker process
-is: its figures are not computed again (docs/architecture.md, "Trust model of --executor dask").
+then the client's. A worker that runs the client's generator could still rewrite what it returns:
+once every answer of a benchmark is in, the client derives a random sample of each worker's answers
+again itself (:func:`_audit`, a tenth, at least one a worker) and stops the build naming the worker
+when one differs, before any answer is used or kept (docs/architecture.md, "Trust model of
+--executor dask").
 
 **How it fails.** The scheduler's address is checked before anything connects
 (:func:`scheduler_address`); reaching the scheduler, a first worker joining and every wait while
@@ -33,7 +36,9 @@ import asyncio
 import hashlib
 import ipaddress
 import logging
+import math
 import re
+import secrets
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
@@ -262,8 +267,11 @@ def _scored(
     with _closing(client, timeout):
         remote = Remote(shared.layout, shared.bench, shared.family, shared.state)
         scattered = _dask(address, _started, client, address, remote, timeout)
-        for sent in _dask(address, _submitted, client, scattered, shared, jobs):
-            yield _outcome(shared, sent, _answer(client, address, sent, timeout))
+        submitted = _dask(address, _submitted, client, scattered, shared, jobs)
+        answers = [_answer(client, address, sent, timeout) for sent in submitted]
+        _audit(client, address, remote, submitted, answers)
+        for sent, answer in zip(submitted, answers, strict=True):
+            yield _outcome(shared, sent, answer)
 
 
 def _started(client: Any, address: str, remote: Remote, timeout: float) -> Any:
@@ -394,6 +402,50 @@ def _answer(client: Any, address: str, sent: _Submitted, timeout: float) -> Scor
                 ) from None
     _check_generator(client, address, sent, answer)
     return answer
+
+
+AUDIT_SHARE = 0.1
+"""The share of each worker's answers for a benchmark that the client derives again itself (at
+least one answer a worker, :func:`audit_size`), chosen with ``secrets`` once every answer is in."""
+
+
+def audit_size(answers: int) -> int:
+    """How many of a worker's ``answers`` the client derives again: ``AUDIT_SHARE`` of them rounded
+    up, at least one."""
+    return min(answers, max(1, math.ceil(answers * AUDIT_SHARE)))
+
+
+def _audit(
+    client: Any, address: str, remote: Remote, submitted: list[_Submitted], answers: list[Scored]
+) -> None:
+    """A random sample of each worker's answers (:func:`audit_size`, drawn from the operating
+    system's randomness, which no worker can predict) derived again on the client, as a local worker
+    would: ClusterError naming the worker when one differs. Called before any answer is used, spooled
+    or kept in the run cache, so a lying worker's figures reach neither the site nor the cache."""
+    futures = [sent.future for sent in submitted]
+    holders = _dask(address, client.who_has, futures)
+    by_worker: dict[str, list[int]] = {}
+    for index, sent in enumerate(submitted):
+        worker = (holders.get(sent.future.key) or ["of the scheduler"])[0]
+        by_worker.setdefault(str(worker), []).append(index)
+    draw = secrets.SystemRandom()
+    for worker, indices in sorted(by_worker.items()):
+        for index in sorted(draw.sample(indices, audit_size(len(indices)))):
+            sent = submitted[index]
+            again = score_remote(remote, sent.rel, sent.run_id, sent.hit is not None)
+            if _said_facts(again) != _said_facts(answers[index]):
+                raise ClusterError(
+                    f"the dask worker {printable(worker)} (scheduler {address}) returned figures for "
+                    f"{printable(sent.rel)} that differ from the client's own derivation of the same run: "
+                    "none of its figures is used and nothing of this build is kept; remove that worker"
+                )
+
+
+def _said_facts(answer: Scored) -> tuple[object, ...]:
+    """What an answer states about its run, comparable across processes (models as their JSON)."""
+    summary = None if answer.summary is None else answer.summary.model_dump_json()
+    part = None if answer.part is None else answer.part.model_dump_json()
+    return (answer.digest, summary, part, answer.detail, answer.problems)
 
 
 def _has_workers(client: Any) -> bool:
