@@ -450,14 +450,14 @@ def audit_site(
     jobs: int | None,
 ) -> None:
     """``verify --site``: the auditor's re-derivation of one published version (``generator.audit``)."""
-    from generator.audit import audit
+    from generator.build import rederive
     from generator.inputs.siteconfig import load_site
     from generator.score.run import ScoreOptions
     from generator.score.workers import default_jobs
 
     flags = dict(zip(("name", "base_url", "description", "logo", "accent"), look, strict=True))
     options = ScoreOptions(jobs=jobs or default_jobs(), site=load_site(config_file, flags))
-    audited = audit(runs, site, version, options)
+    audited = rederive(runs, site, version, options)
     click.echo(
         f"re-derived: {audited.version}: each of its {audited.files} files equals its re-derivation from "
         f"{runs} (every run scored again, no run cache)"

@@ -159,3 +159,17 @@ def test_the_blind_version_and_its_reveal_are_rederived(tmp_path: Path) -> None:
     _edit_with_its_record(site / blind, "index.html", b"</main>", b"<p>edited</p></main>")
     code, output = _audit(CORPUS, site, "--version", blind)
     assert code == 5 and f"{site / blind / 'index.html'}: differs from its re-derivation" in output, output
+
+
+@pytest.mark.parametrize("option", [("--version", "v1"), ("--accent", "#000")])
+def test_the_options_of_a_rederivation_need_site(option: tuple[str, str]) -> None:
+    result = run_cli("verify", "--runs", CORPUS, *option)
+    assert result.exit_code == 2
+    assert "--version and the site look options apply only with --site" in result.output
+
+
+def test_a_rederivation_does_not_run_on_a_cluster(tmp_path: Path) -> None:
+    command = ("verify", "--runs", CORPUS, "--site", tmp_path, "--executor", "dask")
+    result = run_cli(*command, "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 2
+    assert "--site re-derives every run on this machine: --executor dask does not apply" in result.output
