@@ -42,7 +42,7 @@ import secrets
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import BenchsiteError, Problem, printable
@@ -146,12 +146,33 @@ def _submit(client: Any, remote: Any, shared: Shared, rel: str, run_id: str) -> 
     return _Submitted(rel, run_id, digest, key, hit, future)
 
 
-def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
-    """The worker's answer for one run (computed by the client's generator: :func:`_answer`) as a
-    local build's outcome; its rows spooled here and kept in the run cache under the key of the seal
-    the worker read and the generator that scored it."""
+@dataclass(frozen=True)
+class _Held:
+    """A worker's answer as the client holds it until its benchmark's sample is checked (:func:`_audit`):
+    its rows spooled when the build keeps them (``Shared.outputs``), and only their sha256 kept here,
+    so a benchmark's answers do not sit in memory."""
+
+    answer: Scored
+    """The answer without its rows (``detail`` None)."""
+    rows: str | None
+    """The sha256 of the rows the worker returned (None: it returned none)."""
+
+
+def _held(shared: Shared, sent: _Submitted, answer: Scored) -> _Held:
+    if answer.detail is None:
+        return _Held(answer, None)
+    if shared.outputs:
+        shared.details.put_bytes(shared.bench.id, sent.run_id, answer.detail)
+    return _Held(replace(answer, detail=None), hashlib.sha256(answer.detail).hexdigest())
+
+
+def _outcome(shared: Shared, sent: _Submitted, held: _Held) -> Outcome:
+    """The worker's answer for one run (computed by the client's generator, :func:`_answer`, and its
+    sample checked, :func:`_audit`) as a local build's outcome; its rows (spooled here, :func:`_held`)
+    kept in the run cache under the key of the seal the worker read and the generator that scored it."""
     from generator.score.workers import Outcome
 
+    answer = held.answer
     rel, run_id, hit, bench = sent.rel, sent.run_id, sent.hit, shared.bench.id
     if answer.digest is None or answer.problems:
         return Outcome(rel, run_id, answer.digest, None, None, answer.problems)
@@ -164,11 +185,11 @@ def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
         return Outcome(
             rel, run_id, answer.digest, summary, part, (), reused=True, key=sent.key, kept=hit.kept
         )
-    assert answer.summary is not None and answer.part is not None and answer.detail is not None
+    assert answer.summary is not None and answer.part is not None and held.rows is not None
     key = shared.cache.key(shared.cache_bench, rel, answer.digest, generator=answer.generator)
     if shared.outputs:
-        shared.details.put_bytes(bench, run_id, answer.detail)
-        shared.cache.store(key, shared.family.name, answer.summary, answer.part, answer.detail)
+        detail = shared.details.get(bench, run_id)
+        shared.cache.store(key, shared.family.name, answer.summary, answer.part, detail)
     return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, (), key=key)
 
 
@@ -268,9 +289,9 @@ def _scored(
         remote = Remote(shared.layout, shared.bench, shared.family, shared.state)
         scattered = _dask(address, _started, client, address, remote, timeout)
         submitted = _dask(address, _submitted, client, scattered, shared, jobs)
-        answers = [_answer(client, address, sent, timeout) for sent in submitted]
-        _audit(client, address, remote, submitted, answers)
-        for sent, answer in zip(submitted, answers, strict=True):
+        held = [_held(shared, sent, _answer(client, address, sent, timeout)) for sent in submitted]
+        _audit(client, address, remote, submitted, held)
+        for sent, answer in zip(submitted, held, strict=True):
             yield _outcome(shared, sent, answer)
 
 
@@ -415,15 +436,13 @@ def audit_size(answers: int) -> int:
     return min(answers, max(1, math.ceil(answers * AUDIT_SHARE)))
 
 
-def _audit(
-    client: Any, address: str, remote: Remote, submitted: list[_Submitted], answers: list[Scored]
-) -> None:
+def _audit(client: Any, address: str, remote: Remote, submitted: list[_Submitted], held: list[_Held]) -> None:
     """A random sample of each worker's answers (:func:`audit_size`, drawn from the operating
     system's randomness, which no worker can predict) derived again on the client, as a local worker
-    would: ClusterError naming the worker when one differs. Called before any answer is used, spooled
-    or kept in the run cache, so a lying worker's figures reach neither the site nor the cache."""
-    futures = [sent.future for sent in submitted]
-    holders = _dask(address, client.who_has, futures)
+    would: ClusterError naming the worker when one differs. Called before any answer is used or kept
+    in the run cache, so a lying worker's figures reach neither the site nor the cache (its rows,
+    spooled, go with the build's spool)."""
+    holders = _dask(address, client.who_has, [sent.future for sent in submitted])
     by_worker: dict[str, list[int]] = {}
     for index, sent in enumerate(submitted):
         worker = (holders.get(sent.future.key) or ["of the scheduler"])[0]
@@ -433,7 +452,7 @@ def _audit(
         for index in sorted(draw.sample(indices, audit_size(len(indices)))):
             sent = submitted[index]
             again = score_remote(remote, sent.rel, sent.run_id, sent.hit is not None)
-            if _said_facts(again) != _said_facts(answers[index]):
+            if _said_facts(_held_apart(again)) != _said_facts(held[index]):
                 raise ClusterError(
                     f"the dask worker {printable(worker)} (scheduler {address}) returned figures for "
                     f"{printable(sent.rel)} that differ from the client's own derivation of the same run: "
@@ -441,11 +460,18 @@ def _audit(
                 )
 
 
-def _said_facts(answer: Scored) -> tuple[object, ...]:
+def _held_apart(answer: Scored) -> _Held:
+    """The client's own answer as :func:`_held` holds a worker's (nothing spooled)."""
+    rows = None if answer.detail is None else hashlib.sha256(answer.detail).hexdigest()
+    return _Held(replace(answer, detail=None), rows)
+
+
+def _said_facts(held: _Held) -> tuple[object, ...]:
     """What an answer states about its run, comparable across processes (models as their JSON)."""
+    answer = held.answer
     summary = None if answer.summary is None else answer.summary.model_dump_json()
     part = None if answer.part is None else answer.part.model_dump_json()
-    return (answer.digest, summary, part, answer.detail, answer.problems)
+    return (answer.digest, summary, part, held.rows, answer.problems)
 
 
 def _has_workers(client: Any) -> bool:
