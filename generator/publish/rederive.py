@@ -128,5 +128,6 @@ def verdict(version: Path, runs: Path, count: int) -> str:
         )
     return (
         f"{count} file(s) of {version} differ from its re-derivation from {runs} with no run cache{note}; "
-        "the published version is not what its inputs give (exit 5)"
+        "the published version is not what its inputs give (exit 5); if every page differs, give the "
+        "site look it was built with (--config, the site flags)"
     )
