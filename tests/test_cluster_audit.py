@@ -107,3 +107,68 @@ def test_each_worker_is_sampled_a_tenth_of_its_answers_at_least_one(answers: int
     assert AUDIT_SHARE == 0.1
     assert audit_size(answers) == sampled
     assert chance_of_catching(answers, answers, sampled) == 1  # a worker lying on every answer is caught
+
+
+class _Future:
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _Client:
+    """Where each answer is held, as dask's ``Client.who_has`` says it."""
+
+    def __init__(self, holders: dict[str, str]) -> None:
+        self.holders = holders
+
+    def who_has(self, futures: list[_Future]) -> dict[str, tuple[str, ...]]:
+        return {future.key: (self.holders[future.key],) for future in futures}
+
+
+def _audited(monkeypatch: pytest.MonkeyPatch, workers: dict[str, tuple[int, bool]]) -> list[str]:
+    """``cluster._audit`` of answers from ``workers`` (name → how many answers, whether it lies on all
+    of them), the client's own derivation a stand-in that says which runs it derived again."""
+    from generator.score import cluster
+
+    derived: list[str] = []
+
+    def own(remote: object, rel: str, run_id: str, verify_only: bool) -> object:
+        derived.append(rel)
+        return cluster.Scored("generator", "seal", None, None, f"rows of {rel}".encode(), ())
+
+    monkeypatch.setattr(cluster, "score_remote", own)
+    submitted, held, holders = [], [], {}
+    for worker, (count, lies) in workers.items():
+        for n in range(count):
+            rel = f"{worker}-run-{n}"
+            holders[rel] = worker
+            submitted.append(cluster._Submitted(rel, rel, "seal", "", None, _Future(rel)))
+            rows = b"rewritten rows" if lies else f"rows of {rel}".encode()
+            held.append(cluster._held_apart(cluster.Scored("generator", "seal", None, None, rows, ())))
+    cluster._audit(_Client(holders), "tcp://scheduler:8786", object(), submitted, held)  # type: ignore[arg-type]
+    return derived
+
+
+def test_every_worker_has_a_sample_of_its_own_answers_derived_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.score.cluster import audit_size
+
+    workers = {"tcp://a:1": (1, False), "tcp://b:1": (15, False), "tcp://c:1": (100, False)}
+    derived = _audited(monkeypatch, workers)
+    for worker, (count, _) in workers.items():
+        assert sum(rel.startswith(f"{worker}-") for rel in derived) == audit_size(count)
+
+
+@pytest.mark.parametrize("liar", ["tcp://a:1", "tcp://b:1", "tcp://c:1"])
+def test_a_worker_lying_on_all_its_answers_is_named_among_honest_ones(
+    monkeypatch: pytest.MonkeyPatch, liar: str
+) -> None:
+    from generator.score.cluster import ClusterError
+
+    workers = {
+        name: (count, name == liar)
+        for name, count in (("tcp://a:1", 1), ("tcp://b:1", 15), ("tcp://c:1", 40))
+    }
+    with pytest.raises(ClusterError) as raised:
+        _audited(monkeypatch, workers)
+    assert raised.value.message.startswith(
+        f"the dask worker {liar} (scheduler tcp://scheduler:8786) returned"
+    )
