@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from generator.canon import canonical_json
-from generator.errors import InvalidContent, OutputError
+from generator.errors import InvalidContent, OutputError, VersionConflict
 from generator.inputs.discover import SAFE_ID, FolderReads
 from generator.inputs.identity import generator_digest, seals_digest
 from generator.inputs.outputs import BUILD_RECORD
@@ -31,6 +31,7 @@ from generator.publish.write import (
     Staging,
     check_output,
     check_published,
+    cited_versions,
     earlier_versions,
     replace_export,
 )
@@ -382,7 +383,7 @@ def unchanged(
     with SiteWriter(out, index_pages, index, look or SiteLook()) as writer:
         records = StatStore(index.folder, index.key) if index is not None else None
         sizes = check_published(target, files, raw, _expected_record(target, files, built_by), records)
-        writer.refresh(target.name, _cited_versions(target))
+        writer.refresh(target.name, cited_versions(target))
     kinds = Counter(PurePosixPath(rel).suffix or "(none)" for rel in sizes)
     seconds = {"verify seals": time.monotonic() - started}
     return BuildResult(None, Published(target, created=False), dict(kinds), sum(sizes.values()), seconds)
@@ -409,16 +410,6 @@ def index_pages(versions: list[dict[str, Any]], latest: str | None, look: SiteLo
     from generator.render.pages import render_index
 
     return render_index(versions, latest, look)
-
-
-def _cited_versions(target: Path) -> tuple[str, ...]:
-    """The earlier versions a published version's reveals apply to, read from its report as JSON."""
-    try:
-        report = json.loads((target / "data" / "site.json").read_bytes())
-        cited = [(b["section"].get("reveal") or {}).get("scores_version") for b in report["benchmarks"]]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return ()
-    return tuple(sorted({v for v in cited if isinstance(v, str) and v != target.name}))
 
 
 def index_record(cache_folder: Path | None) -> IndexRecord | None:
@@ -623,3 +614,42 @@ def export_mkdocs(config: BuildConfig, prefix: str | None, progress: Progress = 
     finally:
         scored.details.close()
     return ExportResult(scored, files, time.monotonic() - started)
+
+
+@dataclass(frozen=True)
+class Rederived:
+    """A published version found equal, file for file, to its re-derivation."""
+
+    version: Path
+    files: int
+    """Files of the version, each compared byte for byte."""
+
+
+def rederive(runs: Path, site: Path, version: str | None, options: ScoreOptions) -> Rederived:
+    """The auditor's check (``publish.rederive``): ``site``'s version ``version`` (the latest when
+    None) built again from ``runs`` with no run cache, on this machine, in a temporary folder holding
+    a copy of the versions published before it, and compared file by file: VersionConflict (exit 5)
+    naming every file that differs, or saying the version was built from other inputs."""
+    import tempfile
+
+    from generator.publish.rederive import (
+        copy_earlier,
+        derived_by,
+        differences,
+        files_of,
+        published_order,
+        verdict,
+    )
+    from generator.score.cache import RunCache
+
+    order, version = published_order(site, version)
+    built = derived_by(runs, site, order, version)
+    options = dataclasses.replace(options, cache=RunCache(None), scheduler=None)
+    with tempfile.TemporaryDirectory(prefix="benchsite-rederive-") as temporary:
+        again = Path(temporary) / "site"
+        copy_earlier(site, again, order[: order.index(version)])
+        build(BuildConfig(runs=runs, out=again, site_version=built, options=options))
+        found = differences(site / version, again / version)
+    if found:
+        raise VersionConflict("\n".join([*found, verdict(site / version, runs, len(found))]))
+    return Rederived(site / version, sum(1 for _ in files_of(site / version)))

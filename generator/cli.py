@@ -364,11 +364,40 @@ def summary(result: BuildResult, cache: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-@main.command("verify", epilog=exit_codes(SUCCESS, USAGE, REFUSED, INVALID))
+AUDIT_DIFFERS = (
+    EXIT_VERSION_CONFLICT,
+    "with --site: the version differs from its re-derivation, or was built from other inputs",
+)
+
+
+@main.command("verify", epilog=exit_codes(SUCCESS, USAGE, REFUSED, INVALID, AUDIT_DIFFERS))
 @runs_option
+@click.option(
+    "--site",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="A published site: re-derive one of its versions from --runs with no run cache, in a "
+    "temporary folder, and compare every file of it byte for byte (the auditor's check).",
+)
+@click.option(
+    "--version",
+    "site_version",
+    default=None,
+    metavar="V",
+    help="With --site: the version to re-derive [default: the latest the site published].",
+)
+@site_options
 @scoring_options
 def verify_cmd(
     runs: Path,
+    site: Path | None,
+    site_version: str | None,
+    config_file: Path | None,
+    site_name: str | None,
+    base_url: str | None,
+    description: str | None,
+    logo: str | None,
+    accent: str | None,
     jobs: int | None,
     cache_dir: Path | None,
     no_cache: bool,
@@ -380,7 +409,25 @@ def verify_cmd(
 
     A run found in the run cache (same seal, benchmark and generator) was checked by this same
     generator before: its files are hashed against the seal, not parsed again. --no-cache parses all.
+
+    With --site, a published version is re-derived from --runs as an auditor would: every run scored
+    on this machine with no run cache, the version built again in a temporary folder on a copy of the
+    versions published before it, with the site look given (--config, the site flags); each file that
+    differs from the published one is named (exit 5). The site is not written to.
     """
+    if site is not None:
+        if executor == "dask":
+            raise click.UsageError(
+                "--site re-derives every run on this machine: --executor dask does not apply"
+            )
+        look = (site_name, base_url, description, logo, accent)
+        audit_site(runs, site, site_version, config_file, look, jobs)
+        return
+    if any(
+        value is not None
+        for value in (site_version, config_file, site_name, base_url, description, logo, accent)
+    ):
+        raise click.UsageError("--version and the site look options apply only with --site")
     from generator.build import verify
     from generator.score.pool import collect_seldom
 
@@ -392,6 +439,29 @@ def verify_cmd(
         f"verified: {scored.folders} sealed folder{'' if scored.folders == 1 else 's'}, "
         f"{len(report.benchmarks)} benchmark{'' if len(report.benchmarks) == 1 else 's'}; "
         f"inputs {report.inputs_digest}"
+    )
+
+
+def audit_site(
+    runs: Path,
+    site: Path,
+    version: str | None,
+    config_file: Path | None,
+    look: tuple[str | None, ...],
+    jobs: int | None,
+) -> None:
+    """``verify --site``: the auditor's re-derivation of one published version (``generator.audit``)."""
+    from generator.build import rederive
+    from generator.inputs.siteconfig import load_site
+    from generator.score.run import ScoreOptions
+    from generator.score.workers import default_jobs
+
+    flags = dict(zip(("name", "base_url", "description", "logo", "accent"), look, strict=True))
+    options = ScoreOptions(jobs=jobs or default_jobs(), site=load_site(config_file, flags))
+    audited = rederive(runs, site, version, options)
+    click.echo(
+        f"re-derived: {audited.version}: each of its {audited.files} files equals its re-derivation from "
+        f"{runs} (every run scored again, no run cache)"
     )
 
 

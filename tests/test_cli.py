@@ -46,7 +46,7 @@ def _exit_codes(help_text: str) -> list[int]:
         ("compare", [0, 2, 3, 4, 13]),
         ("schema", [0, 2]),
         ("seal", [0, 2, 3]),
-        ("verify", [0, 2, 3, 4]),
+        ("verify", [0, 2, 3, 4, 5]),
         ("rubric explain", [0, 2, 3, 4]),
         ("rubric check", [0, 2, 3, 4]),
     ],

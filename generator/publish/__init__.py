@@ -2,7 +2,8 @@
 beside the site, places its files (hard links to the last version's equal files, read-only),
 checks an existing version for identity, and publishes with one rename; ``past`` derives what
 earlier versions yield once per content; ``blind_scan`` checks that a blind version shows no
-revealed provider name before it is published.
+revealed provider name before it is published; ``rederive`` reads a published version and its
+re-derivation for the auditor's check (``build.rederive``).
 
 In: the rendered files of a version, the site folder, earlier versions.
 Out: ``site/<version>/``, ``index.html``, ``versions.json``, ``badges/``.

@@ -725,6 +725,16 @@ def _recorded(out: Path) -> list[str]:
         return sorted(v for v in present if _names_itself(out / v / "data" / "build.json"))
 
 
+def cited_versions(target: Path) -> tuple[str, ...]:
+    """The earlier versions a published version's reveals apply to, read from its report as JSON."""
+    try:
+        report = json.loads((target / "data" / "site.json").read_bytes())
+        cited = [(b["section"].get("reveal") or {}).get("scores_version") for b in report["benchmarks"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ()
+    return tuple(sorted({v for v in cited if isinstance(v, str) and v != target.name}))
+
+
 def _versions(out: Path, added: list[str], confirmed: tuple[str, ...] = ()) -> list[str]:
     """Published order: the site's record, then the versions this build confirmed unchanged that it
     lacked (a build killed before its index was switched), then the versions it adds."""

@@ -13,8 +13,11 @@ does and the output bytes do not depend on the executor (tested against a LocalC
 computed it (``identity.generator_digest`` on the worker): an answer from another install (older,
 patched) stops the build (:class:`ClusterError`, exit 2) before any of its figures is used, and a
 scored run enters the run cache only under the digest of the generator that computed it, which is
-then the client's. A worker that runs the client's generator is trusted as a local worker process
-is: its figures are not computed again (docs/architecture.md, "Trust model of --executor dask").
+then the client's. A worker that runs the client's generator could still rewrite what it returns:
+once every answer of a benchmark is in, the client derives a random sample of each worker's answers
+again itself (:func:`_audit`, a tenth, at least one a worker) and stops the build naming the worker
+when one differs, before any answer is used or kept (docs/architecture.md, "Trust model of
+--executor dask").
 
 **How it fails.** The scheduler's address is checked before anything connects
 (:func:`scheduler_address`); reaching the scheduler, a first worker joining and every wait while
@@ -33,11 +36,13 @@ import asyncio
 import hashlib
 import ipaddress
 import logging
+import math
 import re
+import secrets
 from collections.abc import Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import BenchsiteError, Problem, printable
@@ -141,12 +146,33 @@ def _submit(client: Any, remote: Any, shared: Shared, rel: str, run_id: str) -> 
     return _Submitted(rel, run_id, digest, key, hit, future)
 
 
-def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
-    """The worker's answer for one run (computed by the client's generator: :func:`_answer`) as a
-    local build's outcome; its rows spooled here and kept in the run cache under the key of the seal
-    the worker read and the generator that scored it."""
+@dataclass(frozen=True)
+class _Held:
+    """A worker's answer as the client holds it until its benchmark's sample is checked (:func:`_audit`):
+    its rows spooled when the build keeps them (``Shared.outputs``), and only their sha256 kept here,
+    so a benchmark's answers do not sit in memory."""
+
+    answer: Scored
+    """The answer without its rows (``detail`` None)."""
+    rows: str | None
+    """The sha256 of the rows the worker returned (None: it returned none)."""
+
+
+def _held(shared: Shared, sent: _Submitted, answer: Scored) -> _Held:
+    if answer.detail is None:
+        return _Held(answer, None)
+    if shared.outputs:
+        shared.details.put_bytes(shared.bench.id, sent.run_id, answer.detail)
+    return _Held(replace(answer, detail=None), hashlib.sha256(answer.detail).hexdigest())
+
+
+def _outcome(shared: Shared, sent: _Submitted, held: _Held) -> Outcome:
+    """The worker's answer for one run (computed by the client's generator, :func:`_answer`, and its
+    sample checked, :func:`_audit`) as a local build's outcome; its rows (spooled here, :func:`_held`)
+    kept in the run cache under the key of the seal the worker read and the generator that scored it."""
     from generator.score.workers import Outcome
 
+    answer = held.answer
     rel, run_id, hit, bench = sent.rel, sent.run_id, sent.hit, shared.bench.id
     if answer.digest is None or answer.problems:
         return Outcome(rel, run_id, answer.digest, None, None, answer.problems)
@@ -159,11 +185,11 @@ def _outcome(shared: Shared, sent: _Submitted, answer: Scored) -> Outcome:
         return Outcome(
             rel, run_id, answer.digest, summary, part, (), reused=True, key=sent.key, kept=hit.kept
         )
-    assert answer.summary is not None and answer.part is not None and answer.detail is not None
+    assert answer.summary is not None and answer.part is not None and held.rows is not None
     key = shared.cache.key(shared.cache_bench, rel, answer.digest, generator=answer.generator)
     if shared.outputs:
-        shared.details.put_bytes(bench, run_id, answer.detail)
-        shared.cache.store(key, shared.family.name, answer.summary, answer.part, answer.detail)
+        detail = shared.details.get(bench, run_id)
+        shared.cache.store(key, shared.family.name, answer.summary, answer.part, detail)
     return Outcome(rel, run_id, answer.digest, answer.summary, answer.part, (), key=key)
 
 
@@ -262,8 +288,11 @@ def _scored(
     with _closing(client, timeout):
         remote = Remote(shared.layout, shared.bench, shared.family, shared.state)
         scattered = _dask(address, _started, client, address, remote, timeout)
-        for sent in _dask(address, _submitted, client, scattered, shared, jobs):
-            yield _outcome(shared, sent, _answer(client, address, sent, timeout))
+        submitted = _dask(address, _submitted, client, scattered, shared, jobs)
+        held = [_held(shared, sent, _answer(client, address, sent, timeout)) for sent in submitted]
+        _audit(client, address, remote, submitted, held)
+        for sent, answer in zip(submitted, held, strict=True):
+            yield _outcome(shared, sent, answer)
 
 
 def _started(client: Any, address: str, remote: Remote, timeout: float) -> Any:
@@ -394,6 +423,55 @@ def _answer(client: Any, address: str, sent: _Submitted, timeout: float) -> Scor
                 ) from None
     _check_generator(client, address, sent, answer)
     return answer
+
+
+AUDIT_SHARE = 0.1
+"""The share of each worker's answers for a benchmark that the client derives again itself (at
+least one answer a worker, :func:`audit_size`), chosen with ``secrets`` once every answer is in."""
+
+
+def audit_size(answers: int) -> int:
+    """How many of a worker's ``answers`` the client derives again: ``AUDIT_SHARE`` of them rounded
+    up, at least one."""
+    return min(answers, max(1, math.ceil(answers * AUDIT_SHARE)))
+
+
+def _audit(client: Any, address: str, remote: Remote, submitted: list[_Submitted], held: list[_Held]) -> None:
+    """A random sample of each worker's answers (:func:`audit_size`, drawn from the operating
+    system's randomness, which no worker can predict) derived again on the client, as a local worker
+    would: ClusterError naming the worker when one differs. Called before any answer is used or kept
+    in the run cache, so a lying worker's figures reach neither the site nor the cache (its rows,
+    spooled, go with the build's spool)."""
+    holders = _dask(address, client.who_has, [sent.future for sent in submitted])
+    by_worker: dict[str, list[int]] = {}
+    for index, sent in enumerate(submitted):
+        worker = (holders.get(sent.future.key) or ["of the scheduler"])[0]
+        by_worker.setdefault(str(worker), []).append(index)
+    draw = secrets.SystemRandom()
+    for worker, indices in sorted(by_worker.items()):
+        for index in sorted(draw.sample(indices, audit_size(len(indices)))):
+            sent = submitted[index]
+            again = score_remote(remote, sent.rel, sent.run_id, sent.hit is not None)
+            if _said_facts(_held_apart(again)) != _said_facts(held[index]):
+                raise ClusterError(
+                    f"the dask worker {printable(worker)} (scheduler {address}) returned figures for "
+                    f"{printable(sent.rel)} that differ from the client's own derivation of the same run: "
+                    "none of its figures is used and nothing of this build is kept; remove that worker"
+                )
+
+
+def _held_apart(answer: Scored) -> _Held:
+    """The client's own answer as :func:`_held` holds a worker's (nothing spooled)."""
+    rows = None if answer.detail is None else hashlib.sha256(answer.detail).hexdigest()
+    return _Held(replace(answer, detail=None), rows)
+
+
+def _said_facts(held: _Held) -> tuple[object, ...]:
+    """What an answer states about its run, comparable across processes (models as their JSON)."""
+    answer = held.answer
+    summary = None if answer.summary is None else answer.summary.model_dump_json()
+    part = None if answer.part is None else answer.part.model_dump_json()
+    return (answer.digest, summary, part, held.rows, answer.problems)
 
 
 def _has_workers(client: Any) -> bool:
