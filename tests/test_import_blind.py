@@ -170,3 +170,29 @@ def test_blind_labels_never_hold_a_subjects_name(subjects: tuple[str, ...]) -> N
     for label in labels.values():
         assert not any(name.casefold() in label for name in whole), label
         assert all(len(word) < 2 for word in label.replace("-", " ").split() if word.isalpha())
+
+
+REAL_NAMES = [
+    ("meta-llama/Llama-3.1-8B-Instruct", "openai/gpt-4o-mini"),
+    ("Qwen/Qwen2.5-7B-Instruct", "qwen/qwen-plus"),
+    ("microsoft/phi-4-reasoning", "google/gemini-2.0-flash"),
+]
+
+
+@pytest.mark.parametrize("models", REAL_NAMES, ids=["-".join(m) for m in REAL_NAMES])
+def test_real_model_names_are_imported_blind_and_revealed(tmp_path: Path, models: tuple[str, str]) -> None:
+    """Words real model names are made of ("meta", "mini", "plus", "reasoning") stand in the site's
+    own text (``<meta>``, "Benjamini", the reasoning_validity criterion): they must not block a reveal."""
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    logs = []
+    for source, model in zip((MODEL_LOG, OTHER_LOG), models, strict=True):
+        log = json.loads(source.read_bytes())
+        log["eval"]["model"] = model
+        target = inputs / source.name
+        target.write_text(json.dumps(log), encoding="utf-8")
+        logs.append(target)
+    site = blind_import(tmp_path, "inspect", *logs)
+    assert shown(site / "v1", list(models)) == []
+    pages = "".join(p.read_text() for p in reveal(tmp_path).rglob("*.html"))
+    assert all(model in pages for model in models)

@@ -122,11 +122,16 @@ _COMMON = """
     there these they thing things think this those three through time tool tools under until upon
     very ventures want well were west what when where which while will with within without word
     work works world would year years your
+    base chat distill flash instruct latest medium meta mini nano omni plus preview reasoning thinking
+    tiny turbo vision
 """
 COMMON_WORDS = frozenset(_COMMON.split())
 """Words too common to identify a provider alone (English words of four or more letters that
 product names are often made of, and the frequent function words): a name's other words are its
-distinctive ones. A name is always scanned whole, whatever its words."""
+distinctive ones. A name is always scanned whole, whatever its words. The last line: the words real
+model names are made of (``meta-llama/Llama-3.1-8B-Instruct``, ``gpt-4o-mini``, ``qwen-plus``) that
+the site's own text holds (``<meta>``, "Benjamini", "base URL", the ``reasoning_validity`` criterion),
+so that every such model's reveal can be built: measured over the example site (issue 44)."""
 
 _MARKUP_RESIDUE = re.compile(r"[*_`~]")
 ROWS_FOLDER = "data/runs/"
