@@ -25,6 +25,7 @@ from typing import Any
 
 from generator.canon import canonical_json
 from generator.errors import OutputError, Problem, ProblemReport
+from generator.importers import numbers
 from generator.importers.model import Imported, ImportedRun, Observation
 
 SEAL = "SHA256SUMS"
@@ -366,6 +367,10 @@ def run_files(
             continue
         trial = layout.trial_id(run, *key)
         lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
+    for figure in run.reported:
+        reason = numbers.figure_problem(figure.value)
+        if reason is not None:
+            problems.append(Problem(file, f"{run.task}: {figure.name} of {figure.check}", reason))
     if problems:
         raise ProblemReport(problems)
     sources = {safe_name(source.name): source.data for source in run.sources}
