@@ -215,3 +215,35 @@ def test_a_figure_of_too_many_digits_or_not_a_number_is_refused() -> None:
     for text in ("NaN", "Infinity", "-inf", "0x10", "1e", ""):
         assert numbers.figure_problem(text) is not None, text
     assert numbers.figure_problem("0.625") is None
+
+
+# ---- times: whole milliseconds bounded before they are made --------------------------------------
+
+
+@pytest.mark.parametrize("seconds", ["1e999999", "1e999999999"])
+def test_an_inspect_sample_time_too_long_to_hold_is_refused(tmp_path: Path, seconds: str) -> None:
+    log = json.loads(INSPECT_LOG.read_text())
+    log["samples"][0]["total_time"] = SENTINEL
+    made = cli(
+        "import", "inspect", with_figure(log, tmp_path / INSPECT_LOG.name, seconds), "--into", tmp_path / "q"
+    )
+    assert made.returncode == 4, made.stderr
+    assert "samples[0].total_time: " in made.stderr
+    assert f"a time may hold at most {numbers.MAX_DIGITS} digits of milliseconds" in made.stderr
+    assert not (tmp_path / "q").exists()
+
+
+def test_an_eee_latency_too_long_to_hold_is_refused(tmp_path: Path) -> None:
+    record = json.loads((EEE / "model-a.json").read_text())
+    record["detailed_evaluation_results"].pop("checksum")  # the instance file is edited below
+    (tmp_path / "model-a.json").write_text(json.dumps(record))
+    lines = (EEE / "model-a_samples.jsonl").read_text().splitlines()
+    row = json.loads(lines[0])
+    row["performance"] = {"latency_ms": SENTINEL}
+    lines[0] = json.dumps(row).replace(f'"{SENTINEL}"', "1e999999999")
+    samples = tmp_path / "model-a_samples.jsonl"
+    samples.write_text("\n".join(lines) + "\n")
+    made = cli("import", "eee", tmp_path / "model-a.json", "--instances", samples, "--into", tmp_path / "a")
+    assert made.returncode == 4, made.stderr
+    assert f"{samples}: line 1 $.performance.latency_ms: 1e999999999 ms: a time may hold" in made.stderr
+    assert not (tmp_path / "a").exists()
