@@ -247,3 +247,24 @@ def test_an_eee_latency_too_long_to_hold_is_refused(tmp_path: Path) -> None:
     assert made.returncode == 4, made.stderr
     assert f"{samples}: line 1 $.performance.latency_ms: 1e999999999 ms: a time may hold" in made.stderr
     assert not (tmp_path / "a").exists()
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("9" * 5000, "not valid JSON: Exceeds the limit (4300 digits)"),
+        ("[" * 100_000 + "]" * 100_000, "not valid JSON: nested too deeply"),
+    ],
+    ids=["long-integer", "deep-nesting"],
+)
+def test_an_lm_eval_number_too_long_or_nesting_too_deep_is_refused(
+    tmp_path: Path, value: str, says: str
+) -> None:
+    copy = tmp_path / "output"
+    shutil.copytree(LM_EVAL, copy)
+    results = sorted(copy.glob("*/results_*.json"))[0]
+    results.write_text(results.read_text().replace('"date":', f'"extra": {value}, "date":', 1))
+    made = cli("import", "lm-eval", copy, "--into", tmp_path / "mc")
+    assert made.returncode == 4, made.stderr
+    assert "Traceback" not in made.stderr
+    assert f"{results}: {says}" in made.stderr

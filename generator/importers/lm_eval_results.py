@@ -209,6 +209,10 @@ def _parse(data: bytes, file: str, where: str) -> Result[object]:
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return Result(None, (Problem(file, place, f"not valid JSON: {exc.msg}"),))
+    except RecursionError:
+        return Result(None, (Problem(file, where, "not valid JSON: nested too deeply"),))
+    except ValueError as exc:  # an integer literal longer than Python's digit limit
+        return Result(None, (Problem(file, where, f"not valid JSON: {exc}"),))
 
 
 class _DuplicateKey(ValueError):
