@@ -188,6 +188,27 @@ def test_the_bounded_comparison_equals_the_exact_one(text: str, rate: tuple[int,
     assert numbers.agrees(text, exact, unit) == exact_rule(text, exact, unit)
 
 
+@st.composite
+def near(draw: st.DrawFn) -> tuple[str, Fraction]:
+    """A rate and a figure written near it: rounded to some places, its last digit nudged, its
+    exponent moved into an ``e`` part, so that both answers occur (random pairs mostly disagree)."""
+    numerator, denominator = draw(rates)
+    places = draw(st.integers(0, 30))
+    scaled = Fraction(numerator, denominator) * 10**places
+    digits = round(scaled) + draw(st.integers(-1, 1))
+    shift = draw(st.integers(-5, 5))
+    text = f"{max(digits, 0)}e{shift - places}" if draw(st.booleans()) else f"{max(digits, 0)}e-{places}"
+    return text, Fraction(numerator, denominator)
+
+
+@given(near(), st.sampled_from(["half", "whole"]))
+def test_the_bounded_comparison_equals_the_exact_one_near_the_rate(
+    case: tuple[str, Fraction], unit: Any
+) -> None:
+    text, exact = case
+    assert numbers.agrees(text, exact, unit) == exact_rule(text, exact, unit)
+
+
 @pytest.mark.parametrize(
     ("text", "rate", "unit", "agrees"),
     [

@@ -367,10 +367,12 @@ def run_files(
             continue
         trial = layout.trial_id(run, *key)
         lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
+    source = run.sources[0].name if run.sources else file  # the producer's file that reported it
     for figure in run.reported:
         reason = numbers.figure_problem(figure.value)
         if reason is not None:
-            problems.append(Problem(file, f"{run.task}: {figure.name} of {figure.check}", reason))
+            place = f"the reported {figure.name} of {figure.check} (task {run.task})"
+            problems.append(Problem(source, place, reason))
     if problems:
         raise ProblemReport(problems)
     sources = {safe_name(source.name): source.data for source in run.sources}
