@@ -98,6 +98,7 @@ def test_a_stopped_process_is_stopped_and_the_question_answered_here(
     try:
         running = statproc._running
         assert running is not None
+        assert running.process.pid is not None
         os.kill(running.process.pid, signal.SIGSTOP)
         here = statproc.COMPUTATIONS["sign_p"](3, 11)
         assert statproc.ask("sign_p", 3, 11) == here
