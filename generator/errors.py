@@ -139,6 +139,12 @@ class OutputError(BenchsiteError):
     exit_code = EXIT_USAGE
 
 
+class DependencyError(BenchsiteError):
+    """A library the build needs cannot be imported (a broken scipy): exit 2, a setup it cannot use."""
+
+    exit_code = EXIT_USAGE
+
+
 class Incomparable(BenchsiteError):
     """Two runs cannot be compared (exit 13)."""
 

@@ -11,7 +11,10 @@ wait for the import, and its peak memory leaves scipy out.
 Without the process (``verify``, a library caller, a process that imported ``scipy.stats`` already,
 a platform without ``fork``), or in any other process than the one that started it (a forked worker
 never shares its pipe), or when the process fails to answer (it raised, or is gone), a question is
-computed where it is asked, as before: it raises or warns there exactly as scipy does.
+computed where it is asked, as before: it raises or warns there exactly as scipy does. A process
+that does not answer within :data:`ANSWER_SECONDS` (stopped, stuck) is stopped, and every later
+question computed here, after one warning line on stderr. A scipy that cannot be imported here
+either is a :class:`~generator.errors.DependencyError` (exit 2), never a traceback.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import sys
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
+
+from generator.errors import DependencyError
 
 COMPUTATIONS: dict[str, Callable[..., Any]] = {}
 """Every question the process answers, by name."""
@@ -106,6 +111,11 @@ def binomial_sf(k: int, n: int, p: float) -> float:
     return float(binom.sf(k, n, p))
 
 
+ANSWER_SECONDS = 30.0
+"""How long a question waits for the process's answer: scipy's import (about a second of CPU) is
+long done by the first question, and each answer takes milliseconds."""
+
+
 class _Process:
     """The forked process and this process's end of its pipe."""
 
@@ -123,6 +133,13 @@ class _Process:
         could otherwise read this one's answer."""
         try:
             self.pipe.send((name, args))
+            if not self.pipe.poll(ANSWER_SECONDS):
+                self.close()
+                _warn(
+                    f"the statistics process did not answer within {ANSWER_SECONDS:g} s (stopped?): "
+                    "the statistics are computed in the build's own process"
+                )
+                return False, None
             answered: tuple[bool, Any] = self.pipe.recv()
         except Exception:
             self.close()
@@ -138,6 +155,11 @@ class _Process:
         self.pipe.close()
         self.process.kill()
         self.process.join()
+
+
+def _warn(message: str) -> None:
+    """One warning line on stderr, as the command line prints its own (this stage imports no click)."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 def _serve(pipe: Connection, ours: Connection) -> None:
@@ -195,4 +217,17 @@ def ask(name: str, *args: Any) -> Any:
         answered, answer = running.ask(name, args)
         if answered:
             return answer
+    return _here(name, args)
+
+
+def _here(name: str, args: tuple[Any, ...]) -> Any:
+    """The question computed in this process, scipy imported first: one that cannot be is a
+    :class:`DependencyError` naming it, not the traceback of whatever its import raised."""
+    try:
+        import scipy.stats  # noqa: F401
+    except Exception as error:
+        raise DependencyError(
+            f"scipy cannot be imported ({type(error).__name__}: {error}): benchsite computes its "
+            "statistics with it; reinstall it (pip install --force-reinstall scipy)"
+        ) from None
     return COMPUTATIONS[name](*args)

@@ -18,12 +18,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import eee_schema
+from generator.importers import eee_schema, numbers
 from generator.importers.eee_schema import Row
 from generator.importers.model import CheckState, Imported, ImportedRun, Observation, Reported, SourceFile
 
@@ -90,6 +90,7 @@ def _read_pair(path: Path, instances: Sequence[Path]) -> Result[tuple[ImportedRu
     files, rows = sidecars
     problems.extend(_sidecar_problems(aggregate, declared, files, len(rows)))
     problems.extend(_identity_problems(aggregate, rows))
+    problems.extend(_latency_problems(rows))
     linked = problems.take(_link(aggregate, rows))
     if linked is None or problems:
         return problems.result(None)
@@ -186,6 +187,18 @@ def _identity_problems(aggregate: _Aggregate, rows: tuple[Row, ...]) -> list[Pro
                     "the record belongs to another evaluation run or model"
                 )
                 found.append(Problem(row.file, f"line {row.line} $.{key}", message))
+    return found
+
+
+def _latency_problems(rows: tuple[Row, ...]) -> list[Problem]:
+    """A latency whose whole milliseconds the build could not read (``1e999999999``)."""
+    found: list[Problem] = []
+    for row in rows:
+        latency = (row.record.get("performance") or {}).get("latency_ms")
+        if latency is not None and numbers.whole(Decimal(latency)) is None:
+            text = eee_schema.number_text(latency)[:40]
+            message = f"{text} ms: a time may hold at most {numbers.MAX_DIGITS} digits"
+            found.append(Problem(row.file, f"line {row.line} $.performance.latency_ms", message))
     return found
 
 
@@ -386,10 +399,11 @@ def _json_text(value: object) -> str:
 
 
 def _milliseconds(value: Decimal | int | None) -> int | None:
-    """Whole milliseconds from the producer's decimal text, half to even (``812.5`` → 812)."""
+    """Whole milliseconds from the producer's decimal text, half to even (``812.5`` → 812); a
+    latency too long to read was refused before (:func:`_latency_problems`)."""
     if value is None:
         return None
-    return int(Decimal(value).to_integral_value(rounding=ROUND_HALF_EVEN))
+    return numbers.whole(Decimal(value))
 
 
 def _reported(record: dict[str, Any], result: dict[str, Any]) -> Reported:

@@ -35,11 +35,12 @@ import zipfile
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from generator.errors import Problem, ProblemReport, Problems, Result
+from generator.importers import numbers, reading
 from generator.importers.model import (
     CheckState,
     Imported,
@@ -169,10 +170,13 @@ def _problem(path: Path, place: Place | str, message: str) -> Problem:
 
 
 def _load(path: Path) -> Result[Log]:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        return Result(None, (_problem(path, "", f"cannot be read: {error.strerror}"),))
+    data = reading.read_file(path)
+    if data.value is None:
+        return Result(None, data.problems)
+    return _load_bytes(path, data.value)
+
+
+def _load_bytes(path: Path, data: bytes) -> Result[Log]:
     zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
     loaded = _load_eval(path, data) if zipped else _load_json(path, data)
     header = loaded.value.header if loaded.value else None
@@ -183,8 +187,22 @@ def _load(path: Path) -> Result[Log]:
     return Result(None, (_problem(path, header.place.at("version"), message),))
 
 
+class _DuplicateKey(ValueError):
+    """A key twice in one object: refused, as in every input (``json`` would keep the last)."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys each appear once."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _DuplicateKey(f"the key {key!r} twice in one object: every key may appear once")
+        found[key] = value
+    return found
+
+
 def _parse(data: bytes) -> Any:
-    return json.loads(data, parse_float=Number, parse_constant=Number)
+    return json.loads(data, parse_float=Number, parse_constant=Number, object_pairs_hook=_once)
 
 
 def _load_json(path: Path, data: bytes) -> Result[Log]:
@@ -195,6 +213,10 @@ def _load_json(path: Path, data: bytes) -> Result[Log]:
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         return Result(None, (_problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
+    except _DuplicateKey as error:
+        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
+    except ValueError as error:  # an integer literal longer than Python's digit limit
+        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
     except RecursionError:
         return Result(None, (_problem(path, "", "JSON nested too deeply to be an inspect_ai log"),))
     if not isinstance(body, dict):
@@ -226,9 +248,10 @@ def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[L
     if header_name not in names:
         message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
         return Result(None, (_problem(path, "", message),))
-    header = found.take(_member(path, data, archive, archive.getinfo(header_name)))
+    budget = reading.Budget(len(data))
+    header = found.take(_member(path, data, archive, archive.getinfo(header_name), budget))
     members = [info for info in archive.infolist() if _is_sample(info)]
-    records = [found.take(_member(path, data, archive, info)) for info in members]
+    records = [found.take(_member(path, data, archive, info, budget)) for info in members]
     if header is None or found:
         return found.result(None)
     status = _text(header, "status", path, found) if finished else "started"
@@ -241,28 +264,31 @@ def _is_sample(info: zipfile.ZipInfo) -> bool:
     return info.filename.startswith("samples/") and info.filename.endswith(".json")
 
 
-def _member(path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> Result[Record]:
-    """One zip member read as a JSON object."""
+def _member(
+    path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget
+) -> Result[Record]:
+    """One zip member read as a JSON object, within the archive's ``budget``."""
     place = Place(info.filename)
     try:
-        body = _parse(_unzip(data, archive, info))
+        body = _parse(_unzip(data, archive, info, budget))
     except Unreadable as error:
         return Result(None, (_problem(path, place, f"cannot be read: {error}"),))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
         return Result(None, (_problem(path, place, f"not valid JSON: {error}"),))
     if not isinstance(body, dict):
         return Result(None, (_problem(path, place, "not a JSON object"),))
     return Result(Record(body, place))
 
 
-def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
-    """The member's bytes, checked against its CRC-32; raises :class:`Unreadable`."""
-    if info.compress_type != ZIP_ZSTD:
-        try:
-            return archive.read(info)
-        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
-            raise Unreadable(str(error) or type(error).__name__) from error
-    content = _unzstd(_raw(data, info), info.file_size)
+def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
+    """The member's bytes, streamed within ``budget`` and checked against its CRC-32; raises
+    :class:`Unreadable`."""
+    try:
+        if info.compress_type != ZIP_ZSTD:
+            return _inflate(archive, info, budget)
+        content = _unzstd(_raw(data, info), info.file_size, budget)
+    except reading.Oversized as error:
+        raise Unreadable(str(error)) from None
     if len(content) != info.file_size or zlib.crc32(content) != info.CRC:
         raise Unreadable("its content does not match its size and CRC-32: the file is corrupt")
     return content
@@ -282,19 +308,23 @@ def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
     return raw
 
 
-def _unzstd(raw: bytes, size: int) -> bytes:
-    """``raw`` zstd frames decompressed, reading no more than ``size`` + 1 bytes of output."""
+def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
+    """A member zipfile reads (stored, deflate…), streamed; zipfile checks its CRC-32 at the end."""
+    try:
+        with archive.open(info) as stream:
+            return budget.read(stream.read, info.file_size)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
+        raise Unreadable(str(error) or type(error).__name__) from error
+
+
+def _unzstd(raw: bytes, size: int, budget: reading.Budget) -> bytes:
+    """``raw`` zstd frames decompressed as a stream, within ``budget`` and the ``size`` declared."""
     corrupt, opener = _zstd()
-    chunks: list[bytes] = []
-    kept = 0
     try:
         with opener(raw) as stream:
-            while kept <= size and (chunk := stream.read(min(1 << 20, size + 1 - kept))):
-                chunks.append(chunk)
-                kept += len(chunk)
+            return budget.read(stream.read, size)
     except corrupt as error:
         raise Unreadable(f"its zstd data is corrupt ({error})") from error
-    return b"".join(chunks)
 
 
 def _zstd() -> tuple[type[Exception], Callable[[bytes], BinaryIO]]:
@@ -610,7 +640,11 @@ def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
         message = f"expected seconds ≥ 0, found {_kind(value)}"
         found.append(_problem(path, record.place.at("total_time"), message))
         return None
-    return int((seconds * 1000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+    milliseconds = numbers.whole(seconds, 1000)
+    if milliseconds is None:
+        message = f"{text[:40]} seconds: a time may hold at most {numbers.MAX_DIGITS} digits of milliseconds"
+        found.append(_problem(path, record.place.at("total_time"), message))
+    return milliseconds
 
 
 def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int | None]:

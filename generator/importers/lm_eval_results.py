@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
+from generator.importers import numbers, reading
 from generator.importers.model import CheckState, Imported, ImportedRun, Observation, Reported, SourceFile
 
 PRODUCER = "lm-eval"
@@ -190,10 +191,7 @@ def _load(path: Path) -> Result[_Results]:
 
 
 def _read(path: Path) -> Result[bytes]:
-    try:
-        return Result(path.read_bytes())
-    except OSError as exc:
-        return Result(None, (Problem(str(path), "", f"cannot be read: {exc.strerror or exc}"),))
+    return reading.read_file(path)
 
 
 def _parse(data: bytes, file: str, where: str) -> Result[object]:
@@ -211,6 +209,10 @@ def _parse(data: bytes, file: str, where: str) -> Result[object]:
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return Result(None, (Problem(file, place, f"not valid JSON: {exc.msg}"),))
+    except RecursionError:
+        return Result(None, (Problem(file, where, "not valid JSON: nested too deeply"),))
+    except ValueError as exc:  # an integer literal longer than Python's digit limit
+        return Result(None, (Problem(file, where, f"not valid JSON: {exc}"),))
 
 
 class _DuplicateKey(ValueError):
@@ -521,23 +523,14 @@ def _reported(results: _Results, task: str, key: str, check: str) -> Reported:
 def _cross_check(reported: Reported, observations: tuple[Observation, ...], size: int) -> tuple[str, ...]:
     """A note when lm-eval's figure is not passes / planned: they agree when they differ by less than
     one unit in the last place lm-eval wrote (it writes a double's shortest text, not a rounding)."""
-    try:
-        written = Decimal(reported.value)
-    except InvalidOperation:
+    if numbers.figure_problem(reported.value) is not None:
         return (f"lm-eval's {reported.name} is {reported.value}, not a number: not compared",)
     passes = sum(1 for observation in observations if observation.checks[0][1] == "pass")
     if size == 0:
         return ()
-    if written.is_finite() and _agrees(written, Fraction(passes, size)):
+    if numbers.agrees(reported.value, Fraction(passes, size), "whole"):
         return ()
     return (_disagree(reported, passes, size),)
-
-
-def _agrees(written: Decimal, exact: Fraction) -> bool:
-    """``exact`` is within one unit of the last place of ``written``."""
-    exponent = written.as_tuple().exponent
-    assert isinstance(exponent, int)  # a finite Decimal's exponent
-    return abs(exact - Fraction(written)) < Fraction(10) ** exponent
 
 
 def _disagree(reported: Reported, passes: int, size: int) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from generator.canon import canonical_json
 from generator.errors import OutputError, Problem, ProblemReport
+from generator.importers import numbers
 from generator.importers.model import Imported, ImportedRun, Observation
 from generator.inputs.outputs import output_around
 from generator.inputs.readable import hidden_character
@@ -403,6 +404,12 @@ def run_files(
             continue
         trial = layout.trial_id(run, *key)
         lines.append((trial, line(result_line(trial, observation, evaluator, imported.producer))))
+    source = run.sources[0].name if run.sources else file  # the producer's file that reported it
+    for figure in run.reported:
+        reason = numbers.figure_problem(figure.value)
+        if reason is not None:
+            place = f"the reported {figure.name} of {figure.check} (task {run.task})"
+            problems.append(Problem(source, place, reason))
     if problems:
         raise ProblemReport(problems)
     sources = {source_name(s.name, n, blind): s.data for n, s in enumerate(run.sources, start=1)}

@@ -22,6 +22,7 @@ from generator.families.input_base import (
 from generator.families.rules import rules_digest
 from generator.families.trials.fastrow import result_row
 from generator.families.trials.spec import CheckState, EvidenceKind, Observed, Terminal, TrialsSpec
+from generator.importers import numbers
 
 # --- the contract (seed 001), as its owner froze it ---------------------------------------------
 
@@ -178,6 +179,15 @@ class ReportedPin(Strict):
         pattern=r"^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$", description="As the producer wrote it."
     )
     basis: Shown = Field(min_length=1, max_length=600, description="How the producer computed it.")
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _figure(cls, value: object) -> object:
+        """The importers' own rule (``importers.numbers``), so an import and a build say the same."""
+        problem = numbers.figure_problem(value) if isinstance(value, str) else None
+        if problem is not None:
+            raise ValueError(problem)
+        return value
 
 
 class TrialsRun(Strict):

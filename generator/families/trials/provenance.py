@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from decimal import Decimal
 from fractions import Fraction
 from typing import Protocol
 
@@ -16,6 +15,7 @@ from generator.families.trials.models import PlannedTrial, TrialResult, TrialsRu
 from generator.families.trials.report import ReportedFigure, RunSummary, SourceRecord
 from generator.figures.disclosures import Disagreement
 from generator.figures.stats import rate
+from generator.importers import numbers
 from generator.inputs.discover import VerifiedFolder
 
 
@@ -85,12 +85,9 @@ def _passed(result: TrialResult | None, check: str) -> bool:
 
 def agrees(value: str, numerator: int, denominator: int) -> bool:
     """Whether a producer's decimal equals numerator / denominator at the precision it was written:
-    within half a unit of its last digit (0.333 agrees with 1/3; 0.625 does not with 9/16)."""
-    written = Decimal(value)
-    exponent = written.as_tuple().exponent
-    assert isinstance(exponent, int), "the schema admits finite decimals only"
-    half_unit = Fraction(1, 2) * Fraction(10) ** exponent
-    return abs(Fraction(written) - Fraction(numerator, denominator)) <= half_unit
+    within half a unit of its last digit (0.333 agrees with 1/3; 0.625 does not with 9/16), decided
+    without building a power of ten the text could make huge (``importers.numbers``)."""
+    return numbers.agrees(value, Fraction(numerator, denominator), "half")
 
 
 def disagreements(runs: tuple[RunSummary, ...]) -> tuple[Disagreement, ...]:

@@ -21,6 +21,7 @@ from typing import Any, Protocol, cast
 import jsonschema  # type: ignore[import-untyped]  # no py.typed: wrapped by _Validator below
 
 from generator.errors import Problem, Result
+from generator.importers import reading
 
 AGGREGATE_VERSIONS = frozenset({"0.2.2"})
 """``schema_version`` values of aggregate records read with ``eval.schema.json``."""
@@ -111,11 +112,8 @@ def _decode(data: bytes, file: str) -> Result[str]:
 
 
 def read_bytes(path: Path) -> Result[bytes]:
-    """A file's bytes, or why it cannot be read."""
-    try:
-        return Result(path.read_bytes())
-    except OSError as exc:
-        return Result(None, (Problem(str(path), "", f"cannot be read: {exc.strerror or exc}"),))
+    """A file's bytes within the build's cap, or why they cannot be read."""
+    return reading.read_file(path)
 
 
 class _Error(Protocol):
