@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.importers import numbers, reading
-from generator.inputs import files, jsonio
+from generator.importers import numbers
+from generator.inputs import files
 from tests.conftest import ROOT, reseal
 
 DATA = ROOT / "tests" / "data"
@@ -149,13 +149,6 @@ def test_a_samples_file_over_the_build_cap_is_refused_by_the_import(tmp_path: Pa
     assert made.returncode == 4, made.stderr
     assert f"{samples}: {files.too_large(size, files.MAX_FILE_BYTES)}" in made.stderr
     assert not (tmp_path / "runs").exists()
-
-
-def test_the_importers_caps_are_the_builds() -> None:
-    assert reading.MAX_FILE_BYTES == files.MAX_FILE_BYTES
-    assert reading.MAX_DOCUMENT_BYTES == jsonio.MAX_DOCUMENT_BYTES
-    assert numbers.MAX_DIGITS == jsonio.MAX_INT_DIGITS
-    assert reading.too_large(70_000_000, 64 << 20) == files.too_large(70_000_000, 64 << 20)
 
 
 # ---- the comparison, decided without the power, equals the exact one ----------------------------

@@ -16,9 +16,10 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 from typing import Literal
 
-MAX_DIGITS = 4300
-"""The most digits a producer's number may hold: the longest integer the build reads
-(``inputs.jsonio.MAX_INT_DIGITS``; a test holds the two equal)."""
+from generator.inputs.jsonio import MAX_INT_DIGITS
+
+MAX_DIGITS = MAX_INT_DIGITS
+"""The most digits a producer's number may hold: the longest integer the build reads."""
 
 FIGURE = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?")
 """A reported figure's text: a finite decimal, as ``run.json``'s schema admits it."""

@@ -14,13 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from generator.errors import Problem, Result
+from generator.inputs.files import MAX_FILE_BYTES, too_large
+from generator.inputs.jsonio import MAX_DOCUMENT_BYTES
 
-MAX_FILE_BYTES = 64 << 20
-"""The most bytes of one producer file: the build's cap on an input file
-(``inputs.files.MAX_FILE_BYTES``; a test holds the two equal)."""
-MAX_DOCUMENT_BYTES = 16 << 20
-"""The most bytes of one zip member, a JSON document: the build's cap on one
-(``inputs.jsonio.MAX_DOCUMENT_BYTES``; a test holds the two equal)."""
 MAX_RATIO = 100
 """The most bytes an archive's members may decompress to, per byte of the archive (inspect_ai's
 zstd-compressed JSON gives about ten)."""
@@ -29,11 +25,6 @@ _CHUNK = 1 << 20
 
 class Oversized(Exception):
     """A stream that gave out more than it may; its message says how much it may."""
-
-
-def too_large(size: int, limit: int) -> str:
-    """The build's words for a file over its cap (``inputs.files.too_large``)."""
-    return f"the file is {size} bytes: an input file may hold at most {limit} bytes"
 
 
 def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> Result[bytes]:

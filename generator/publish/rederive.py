@@ -28,7 +28,8 @@ from pathlib import Path
 from generator.errors import OutputError, VersionConflict, printable
 from generator.inputs.discover import FolderReads
 from generator.inputs.identity import generator_digest, seals_digest
-from generator.publish.write import BUILD_RECORD, VERSIONS, _recorded, cited_versions
+from generator.inputs.outputs import BUILD_RECORD, VERSIONS
+from generator.publish.write import _recorded, cited_versions
 
 
 def published_order(site: Path, version: str | None) -> tuple[list[str], str]:
