@@ -22,8 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.importers import numbers
-from generator.inputs import files
+from generator.inputs import files, numbers
 from tests.conftest import ROOT, reseal
 
 DATA = ROOT / "tests" / "data"

@@ -23,9 +23,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import eee_schema, numbers
+from generator.importers import eee_schema
 from generator.importers.eee_schema import Row
 from generator.importers.model import CheckState, Imported, ImportedRun, Observation, Reported, SourceFile
+from generator.inputs import numbers
 
 CHECK = "is_correct"
 """The one check of every sample: the producer's own ``evaluation.is_correct``."""

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import numbers, reading
+from generator.importers import reading
 from generator.importers.model import (
     CheckState,
     Imported,
@@ -50,6 +50,7 @@ from generator.importers.model import (
     SourceFile,
     Terminal,
 )
+from generator.inputs import numbers
 
 LOG_VERSION = 2
 """The only inspect_ai log format this reader knows."""

@@ -45,8 +45,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import numbers, reading
+from generator.importers import reading
 from generator.importers.model import CheckState, Imported, ImportedRun, Observation, Reported, SourceFile
+from generator.inputs import numbers
 
 PRODUCER = "lm-eval"
 KNOWN_VERSION = re.compile(r"0\.4\.\d+")

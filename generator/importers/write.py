@@ -26,8 +26,8 @@ from typing import Any
 
 from generator.canon import canonical_json
 from generator.errors import OutputError, Problem, ProblemReport
-from generator.importers import numbers
 from generator.importers.model import Imported, ImportedRun, Observation
+from generator.inputs import numbers
 from generator.inputs.outputs import output_around
 from generator.inputs.readable import hidden_character
 

@@ -22,7 +22,7 @@ from generator.families.input_base import (
 from generator.families.rules import rules_digest
 from generator.families.trials.fastrow import result_row
 from generator.families.trials.spec import CheckState, EvidenceKind, Observed, Terminal, TrialsSpec
-from generator.importers import numbers
+from generator.inputs import numbers
 
 # --- the contract (seed 001), as its owner froze it ---------------------------------------------
 
@@ -183,7 +183,7 @@ class ReportedPin(Strict):
     @field_validator("value", mode="before")
     @classmethod
     def _figure(cls, value: object) -> object:
-        """The importers' own rule (``importers.numbers``), so an import and a build say the same."""
+        """The importers' own rule (``inputs.numbers``), so an import and a build say the same."""
         problem = numbers.figure_problem(value) if isinstance(value, str) else None
         if problem is not None:
             raise ValueError(problem)

@@ -15,7 +15,7 @@ from generator.families.trials.models import PlannedTrial, TrialResult, TrialsRu
 from generator.families.trials.report import ReportedFigure, RunSummary, SourceRecord
 from generator.figures.disclosures import Disagreement
 from generator.figures.stats import rate
-from generator.importers import numbers
+from generator.inputs import numbers
 from generator.inputs.discover import VerifiedFolder
 
 
@@ -86,7 +86,7 @@ def _passed(result: TrialResult | None, check: str) -> bool:
 def agrees(value: str, numerator: int, denominator: int) -> bool:
     """Whether a producer's decimal equals numerator / denominator at the precision it was written:
     within half a unit of its last digit (0.333 agrees with 1/3; 0.625 does not with 9/16), decided
-    without building a power of ten the text could make huge (``importers.numbers``)."""
+    without building a power of ten the text could make huge (``inputs.numbers``)."""
     return numbers.agrees(value, Fraction(numerator, denominator), "half")
 
 
