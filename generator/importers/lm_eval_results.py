@@ -529,7 +529,7 @@ def _cross_check(reported: Reported, observations: tuple[Observation, ...], size
     passes = sum(1 for observation in observations if observation.checks[0][1] == "pass")
     if size == 0:
         return ()
-    if numbers.agrees(reported.value, Fraction(passes, size), "whole"):
+    if numbers.agrees(reported.value, Fraction(passes, size)):
         return ()
     return (_disagree(reported, passes, size),)
 

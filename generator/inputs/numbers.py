@@ -14,7 +14,6 @@ import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
-from typing import Literal
 
 from generator.inputs.jsonio import MAX_INT_DIGITS
 
@@ -26,6 +25,9 @@ FIGURE = re.compile(r"(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([-+]?[0-9]+))?")
 
 _FAR = 10**18
 """An exponent beyond ±this decides as any larger one (the text's digits are far fewer)."""
+_DOUBLE_LOWEST, _DOUBLE_HIGHEST = -330, 310
+"""A figure below 10^-330 or from 10^310 up reads as no nonzero finite double (they span about
+4.9e-324 to 1.8e308), so it is never one nearest a rate: decided before any text is parsed as one."""
 
 
 @dataclass(frozen=True)
@@ -63,12 +65,32 @@ def _parsed(text: str) -> _Decimal:
     return _Decimal(sign == "-", coefficient, len(whole) + places, power - places)
 
 
-def agrees(text: str, exact: Fraction, unit: Literal["half", "whole"]) -> bool:
-    """Whether ``exact`` lies within half a unit of the last place ``text`` was written to (``half``:
-    ``0.333`` agrees with 1/3, ``0.625`` not with 9/16), or less than one unit from it (``whole``).
-    ``text`` passed :func:`figure_problem`; decided exactly, without building a power of ten beyond
-    what the text's digits and ``exact``'s denominator need."""
+def agrees(text: str, exact: Fraction) -> bool:
+    """Whether a producer's figure ``text`` states the rate ``exact``: one rule for the build and
+    every importer. It does when ``text`` reads as the double nearest to ``exact`` (Python writes 2/3
+    as ``0.6666666666666666``, its shortest text of that double), or lies within half a unit of the
+    last place it was written to from ``exact`` (a producer that rounds: ``0.667``; ``0.625`` does
+    not state 9/16 = 0.5625). Not a whole unit: Python writes the double 1.0 as ``1.0``, which would
+    then state 10/11 = 0.909…, hiding a disagreement. ``text`` passed :func:`figure_problem`; decided without
+    building a power of ten beyond what the text's digits and ``exact``'s denominator need."""
     figure = _parsed(text)
+    return _nearest_double(figure, exact) or _rounded(figure, exact)
+
+
+def _nearest_double(figure: _Decimal, exact: Fraction) -> bool:
+    """Whether the figure and ``exact`` round to the same double (never said of 0 by a figure that
+    is not 0: ``1e-999`` rounds to 0.0 but states a number that is not 0)."""
+    if exact == 0 or figure.coefficient == 0:
+        return exact == 0 and figure.coefficient == 0
+    magnitude = figure.exponent + len(str(figure.coefficient))  # leading zeros left out
+    if not _DOUBLE_LOWEST < magnitude < _DOUBLE_HIGHEST:
+        return False  # a figure past every nonzero finite double, far from any rate benchsite derives
+    sign = "-" if figure.negative else ""
+    return float(f"{sign}{figure.coefficient}e{figure.exponent}") == float(exact)
+
+
+def _rounded(figure: _Decimal, exact: Fraction) -> bool:
+    """Whether ``exact`` lies within half a unit of the figure's last written place from it."""
     ceiling = len(str(abs(exact.numerator) // exact.denominator)) + 1
     exponent = min(figure.exponent, max(ceiling, 1))
     # Above: once 10^exponent outgrows |exact|, how far above no longer changes the answer.
@@ -77,8 +99,7 @@ def agrees(text: str, exact: Fraction, unit: Literal["half", "whole"]) -> bool:
         return exact == 0 and figure.coefficient == 0
     unit_size = Fraction(10) ** exponent
     value = (-figure.coefficient if figure.negative else figure.coefficient) * unit_size
-    difference = abs(value - exact)
-    return difference <= unit_size / 2 if unit == "half" else difference < unit_size
+    return abs(value - exact) <= unit_size / 2
 
 
 def whole(value: Decimal, times: int = 1) -> int | None:

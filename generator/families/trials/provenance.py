@@ -84,10 +84,9 @@ def _passed(result: TrialResult | None, check: str) -> bool:
 
 
 def agrees(value: str, numerator: int, denominator: int) -> bool:
-    """Whether a producer's decimal equals numerator / denominator at the precision it was written:
-    within half a unit of its last digit (0.333 agrees with 1/3; 0.625 does not with 9/16), decided
-    without building a power of ten the text could make huge (``inputs.numbers``)."""
-    return numbers.agrees(value, Fraction(numerator, denominator), "half")
+    """Whether a producer's decimal states numerator / denominator: by the one rule every importer
+    uses too (``inputs.numbers.agrees``: the nearest double, or within one unit of its last digit)."""
+    return numbers.agrees(value, Fraction(numerator, denominator))
 
 
 def disagreements(runs: tuple[RunSummary, ...]) -> tuple[Disagreement, ...]:

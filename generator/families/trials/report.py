@@ -97,7 +97,10 @@ class ReportedFigure(Model):
     derived: Rate = Field(
         description="benchsite's own: this run's trials where the check passed / planned trials."
     )
-    agrees: bool = Field(description="The producer's value equals derived numerator / denominator exactly.")
+    agrees: bool = Field(
+        description="The producer's value states derived numerator / denominator: its nearest double, "
+        "or within half a unit of its last digit."
+    )
 
 
 def _empty(value: object) -> bool:
