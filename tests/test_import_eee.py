@@ -29,6 +29,7 @@ A, A_ROWS = MODELS / "model-a.json", MODELS / "model-a_samples.jsonl"
 B, B_ROWS = MODELS / "model-b.json", MODELS / "model-b_samples.jsonl"
 AGGREGATE_ONLY = DATA / "aggregate-only.json"
 REAL_0_2_0 = DATA / "real" / "98ea850e-7019-4728-a558-8b1819ec47c2.json"
+REAL_0_2_0_INSPECT = DATA / "real" / "0.2.0-inspect" / "9563d156-9b7e-41b9-b50a-6430637937ed.json"
 REAL_AGGREGATE_ONLY = DATA / "real" / "676f4465-ce78-411a-9f5a-c97b3d2eac4f.json"
 
 
@@ -56,17 +57,17 @@ def run_of(imported: Imported, subject: str) -> ImportedRun:
 
 @pytest.mark.parametrize("aggregate", [A, B, AGGREGATE_ONLY, REAL_AGGREGATE_ONLY], ids=lambda p: p.name)
 def test_every_aggregate_fixture_is_valid_under_the_vendored_schema(aggregate: Path) -> None:
-    assert schema_errors("eval.schema.json", json.loads(aggregate.read_text(encoding="utf-8"))) == []
+    assert schema_errors("eval-0.2.2.schema.json", json.loads(aggregate.read_text(encoding="utf-8"))) == []
 
 
 @pytest.mark.parametrize("sidecar", [A_ROWS, B_ROWS], ids=lambda p: p.name)
 def test_every_instance_line_is_valid_under_the_vendored_schema(sidecar: Path) -> None:
     for record in lines_of(sidecar):
-        assert schema_errors("instance_level_eval.schema.json", record) == []
+        assert schema_errors("instance_level_eval-0.2.2.schema.json", record) == []
 
 
 def test_the_real_0_2_0_record_is_not_valid_under_0_2_2() -> None:
-    errors = schema_errors("eval.schema.json", json.loads(REAL_0_2_0.read_text(encoding="utf-8")))
+    errors = schema_errors("eval-0.2.2.schema.json", json.loads(REAL_0_2_0.read_text(encoding="utf-8")))
     assert errors == ["8.357 is not of type 'string'"]
 
 
@@ -267,8 +268,16 @@ def test_a_record_with_instance_data_given_without_it_is_refused() -> None:
     one([(A, [])], A, where, "cannot be re-derived", "--instances model-a_samples.jsonl")
 
 
-def test_an_unknown_schema_version_is_refused_once() -> None:
-    one([(REAL_0_2_0, [])], REAL_0_2_0, "$.schema_version", "'0.2.0' is not one benchsite reads", "0.2.2")
+@pytest.mark.parametrize("record", [REAL_0_2_0, REAL_0_2_0_INSPECT], ids=lambda p: p.parent.name)
+def test_a_record_of_a_version_eee_published_no_schema_of_is_refused_once(record: Path) -> None:
+    reason = ("'0.2.0' has no JSON Schema EEE published", "reads 0.2.2, 0.3.0", "every-eval-ever 0.3.0")
+    one([(record, [])], record, "$.schema_version", *reason)
+
+
+def test_an_unknown_schema_version_is_refused_once(tmp_path: Path) -> None:
+    aggregate, sidecar = rewrite(tmp_path, edit_record=lambda r: r.update(schema_version="0.4.0"))
+    reason = ("'0.4.0' is not one benchsite reads", "0.2.2, 0.3.0", "every-eval-ever 0.3.0")
+    one([(aggregate, [sidecar])], aggregate, "$.schema_version", *reason)
 
 
 def test_an_instance_record_of_an_unknown_version_is_refused(tmp_path: Path) -> None:
@@ -277,7 +286,12 @@ def test_an_instance_record_of_an_unknown_version_is_refused(tmp_path: Path) -> 
         return rows
 
     aggregate, sidecar = rewrite(tmp_path, edit_rows=older)
-    one([(aggregate, [sidecar])], sidecar, "line 2 $.schema_version", "'0.2.1' is not one benchsite reads")
+    one(
+        [(aggregate, [sidecar])],
+        sidecar,
+        "line 2 $.schema_version",
+        "'0.2.1' has no JSON Schema EEE published",
+    )
 
 
 def test_corrupt_json_and_jsonl_are_refused_with_their_place(tmp_path: Path) -> None:
@@ -420,3 +434,27 @@ def test_two_files_of_one_run_with_one_name_are_refused(tmp_path: Path) -> None:
     twin.write_bytes(A_ROWS.read_bytes())
     problems = refused([(A, [A_ROWS, twin])])
     assert (str(twin), "", f"has the same file name as {A_ROWS}: a run keeps its files by name") in problems
+
+
+def test_instance_records_of_another_version_than_their_aggregate_are_refused(tmp_path: Path) -> None:
+    def newer(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        rows[2]["schema_version"] = "0.3.0"
+        return rows
+
+    aggregate, sidecar = rewrite(tmp_path, edit_rows=newer)
+    one([(aggregate, [sidecar])], sidecar, "line 3 $.schema_version", "'0.3.0'", "are of one version")
+
+
+def test_a_null_evaluation_result_id_reads_as_absent_and_the_run_says_so(tmp_path: Path) -> None:
+    def nulled(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for row in rows[:3]:
+            row["evaluation_result_id"] = None
+        return rows
+
+    aggregate, sidecar = rewrite(tmp_path, edit_rows=nulled)
+    (run,) = eee.read(aggregate, [sidecar]).runs
+    expected = [row["evaluation"]["is_correct"] for row in lines_of(sidecar)]
+    assert [dict(o.checks)["is_correct"] == "pass" for o in run.observations] == expected
+    (note,) = [note for note in run.notes if "evaluation_result_id null" in note]
+    assert note.startswith(f"3 of the {len(expected)} instance records")
+    assert run.blind_notes is not None and note in run.blind_notes

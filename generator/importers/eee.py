@@ -3,13 +3,16 @@
 An EEE aggregate record (``eval.schema.json``) names one model (``model_info.id``) and its
 ``evaluation_results``; its instance-level sidecar (``instance_level_eval.schema.json``, one JSON
 object a line) holds one record per sample and result. Both are validated against the schemas
-vendored in ``eee_schema/`` (SOURCE.md names their commit); only schema version 0.2.2 is read.
+vendored in ``eee_schema/``, each record against the schemas of its own ``schema_version`` (0.2.2
+and 0.3.0: the versions EEE published schemas of; SOURCE.md names where each comes from).
 
 One run per evaluation result that instance records name: subject = ``model_info.id``, task =
 ``evaluation_name``. An instance record names its result by ``evaluation_result_id`` (the schema's
-preferred key) or else by ``evaluation_name``. The plan is the result's ``source_data.sample_ids``
-when declared; else its ``score_details.uncertainty.num_samples``, which the records must match
-exactly (a missing sample could not be named); else the records present, and the run says so.
+preferred key) or else by ``evaluation_name``; a null ``evaluation_result_id`` (EEE's own 0.2.2
+lm-eval converter writes one on every line) reads as absent, and the run says so. The plan is the
+result's ``source_data.sample_ids`` when declared; else its
+``score_details.uncertainty.num_samples``, which the records must match exactly (a missing sample
+could not be named); else the records present, and the run says so.
 An aggregate without instance-level data cannot be re-derived and is refused.
 """
 
@@ -34,7 +37,7 @@ CHECK = "is_correct"
 SUCCESS = (
     "A sample passes the check is_correct when its EEE instance record's evaluation.is_correct is "
     "true and fails when it is false (a null or absent value would read as not evaluable; schema "
-    "0.2.2 requires a boolean). A record whose error is set ended in error (failure code 'error'), "
+    "0.2.2 and 0.3.0 require a boolean). A record whose error is set ended in error (failure code 'error'), "
     "whatever its is_correct says. evaluation.score is kept as the sample's value and never decides. "
     "A sample the aggregate record declares (source_data.sample_ids) without an instance record is a "
     "missing result."
@@ -180,6 +183,7 @@ def _identity_problems(aggregate: _Aggregate, rows: tuple[Row, ...]) -> list[Pro
         "evaluation_id": aggregate.record["evaluation_id"],
         "model_id": aggregate.record["model_info"]["id"],
     }
+    version = aggregate.record["schema_version"]
     for row in rows:
         for key, value in expected.items():
             if row.record[key] != value:
@@ -188,6 +192,12 @@ def _identity_problems(aggregate: _Aggregate, rows: tuple[Row, ...]) -> list[Pro
                     "the record belongs to another evaluation run or model"
                 )
                 found.append(Problem(row.file, f"line {row.line} $.{key}", message))
+        if row.version != version:
+            message = (
+                f"is {row.record['schema_version']!r}, but the aggregate {aggregate.path.name} is of "
+                f"schema {version!r}: a record and its instance records are of one version"
+            )
+            found.append(Problem(row.file, f"line {row.line} $.schema_version", message))
     return found
 
 
@@ -263,6 +273,7 @@ def _runs(
         plan = problems.take(_plan(aggregate, index, linked[index]))
         if plan is not None:
             planned, plan_notes = plan
+            plan_notes = (*plan_notes, *_null_id_note(linked[index]))
             run = _run(aggregate, index, linked[index], planned, sources, (*notes, *plan_notes))
             runs.append(replace(run, blind_notes=(*blind_notes, *plan_notes)))
     return problems.result(tuple(runs))
@@ -298,6 +309,19 @@ def _plan(
         "sample left out of the instance file cannot be seen as missing."
     )
     return problems.result((recorded, (note,)))
+
+
+def _null_id_note(rows: list[Row]) -> tuple[str, ...]:
+    """What a run says of instance records that wrote ``evaluation_result_id: null``."""
+    nulled = sum(1 for row in rows if row.null_result_id)
+    if not nulled:
+        return ()
+    note = (
+        f"{nulled} of the {len(rows)} instance records write evaluation_result_id null (EEE's own "
+        "lm-eval converter does; the schema allows only a string): read as absent, each record is tied "
+        "to its evaluation result by evaluation_name."
+    )
+    return (note,)
 
 
 def _duplicate_samples(rows: list[Row]) -> list[Problem]:

@@ -23,11 +23,28 @@ import jsonschema  # type: ignore[import-untyped]  # no py.typed: wrapped by _Va
 from generator.errors import Problem, Result
 from generator.importers import reading
 
-AGGREGATE_VERSIONS = frozenset({"0.2.2"})
-"""``schema_version`` values of aggregate records read with ``eval.schema.json``."""
-INSTANCE_VERSIONS = frozenset({"0.2.2", "instance_level_eval_0.2.2"})
-"""``schema_version`` values of instance records read with ``instance_level_eval.schema.json``: EEE's
-converters write the aggregate's version, its schema and README name the longer form."""
+
+@dataclass(frozen=True)
+class Version:
+    """One schema version benchsite reads: the vendored JSON Schema of each kind of record."""
+
+    aggregate: str
+    """The aggregate record's schema file (``eval.schema.json`` of that version)."""
+    instance: str
+    """The instance record's schema file (``instance_level_eval.schema.json`` of that version)."""
+
+
+VERSIONS = {
+    "0.2.2": Version("eval-0.2.2.schema.json", "instance_level_eval-0.2.2.schema.json"),
+    "0.3.0": Version("eval-0.3.0.schema.json", "instance_level_eval-0.3.0.schema.json"),
+}
+"""``schema_version`` → its schemas (SOURCE.md names where each file comes from)."""
+INSTANCE_ALIASES = {"instance_level_eval_0.2.2": "0.2.2"}
+"""Other spellings of an instance record's version: EEE's converters write the aggregate's version,
+the 0.2.2 schema and README name the longer form."""
+UNPUBLISHED = frozenset({"0.2.0", "0.2.1"})
+"""Versions EEE never published a JSON Schema of (the every-eval-ever package starts at 0.2.2, and
+the repository held several different files each saying 0.2.1): a record of one cannot be checked."""
 
 _MESSAGE_LIMIT = 300
 
@@ -68,6 +85,11 @@ class Row:
     file: str
     line: int
     record: dict[str, Any]
+    version: str
+    """The record's schema version, in the aggregate's spelling (``0.2.2``, ``0.3.0``)."""
+    null_result_id: bool = False
+    """The record wrote ``evaluation_result_id: null`` (EEE's own 0.2.2 lm-eval converter does,
+    though its schema allows only a string): read as absent, and the run says so."""
 
 
 class _Refused(ValueError):
@@ -166,35 +188,69 @@ def _violations(schema: str, value: Any, file: str, prefix: str) -> list[Problem
     return [Problem(file, f"{prefix}{_path(error.absolute_path)}", _message(error)) for error in errors]
 
 
-def _version_problem(
-    value: Any, known: frozenset[str], schema: str, file: str, prefix: str
-) -> Problem | None:
-    if not isinstance(value, dict) or "schema_version" not in value or value["schema_version"] in known:
+def _version_problem(value: Any, version: str | None, file: str, prefix: str) -> Problem | None:
+    if not isinstance(value, dict) or "schema_version" not in value or version in VERSIONS:
         return None
-    message = (
-        f"schema version {value['schema_version']!r} is not one benchsite reads (it reads "
-        f"{', '.join(sorted(known))}, {schema}); convert the record with Every Eval Ever 0.2.2"
-    )
+    written = value["schema_version"]
+    known = ", ".join(sorted(VERSIONS))
+    if written in UNPUBLISHED:
+        message = (
+            f"schema version {written!r} has no JSON Schema EEE published (every-eval-ever's schemas "
+            f"start at 0.2.2), so the record cannot be checked: benchsite reads {known}; convert the "
+            "producer's output again with every-eval-ever 0.3.0"
+        )
+    else:
+        message = (
+            f"schema version {written!r} is not one benchsite reads (it reads {known}, the versions "
+            "whose JSON Schemas it ships); convert the record with every-eval-ever 0.3.0"
+        )
     return Problem(file, f"{prefix}$.schema_version", message)
 
 
-def _record(value: Any, known: frozenset[str], schema: str, file: str, prefix: str) -> Result[dict[str, Any]]:
-    version = _version_problem(value, known, schema, file, prefix)
-    if version is not None:
-        return Result(None, (version,))
-    problems = _violations(schema, value, file, prefix)
-    return Result(None if problems else value, tuple(problems))
+def _schemas(version: str | None) -> Version:
+    """The schemas of ``version``; the newest for a record that names none (which they refuse)."""
+    return VERSIONS.get(version or "", VERSIONS[max(VERSIONS)])
+
+
+def _version_of(value: Any, aliases: dict[str, str]) -> str | None:
+    written = value.get("schema_version") if isinstance(value, dict) else None
+    return aliases.get(written, written) if isinstance(written, str) else None
 
 
 def aggregate_record(data: bytes, file: str) -> Result[dict[str, Any]]:
-    """An aggregate record (one JSON document), parsed, version-checked and schema-valid."""
+    """An aggregate record (one JSON document), parsed, version-checked and valid under the schema
+    of its own version."""
     text = _decode(data, file)
     if text.value is None:
         return Result(None, text.problems)
     value = _parse(text.value, file, "")
     if value.problems:
         return Result(None, value.problems)
-    return _record(value.value, AGGREGATE_VERSIONS, "eval.schema.json", file, "")
+    version = _version_of(value.value, {})
+    problem = _version_problem(value.value, version, file, "")
+    if problem is not None:
+        return Result(None, (problem,))
+    problems = _violations(_schemas(version).aggregate, value.value, file, "")
+    return Result(None if problems else value.value, tuple(problems))
+
+
+def _row(value: Any, file: str, number: int) -> Result[Row]:
+    """One instance line's value: version-checked, a null ``evaluation_result_id`` dropped, valid
+    under the instance schema of its own version."""
+    where = f"line {number} "
+    version = _version_of(value, INSTANCE_ALIASES)
+    problem = _version_problem(value, version, file, where)
+    if problem is not None:
+        return Result(None, (problem,))
+    nulled = (
+        isinstance(value, dict) and "evaluation_result_id" in value and value["evaluation_result_id"] is None
+    )
+    if nulled:
+        value = {key: item for key, item in value.items() if key != "evaluation_result_id"}
+    problems = _violations(_schemas(version).instance, value, file, where)
+    if problems:
+        return Result(None, tuple(problems))
+    return Result(Row(file, number, value, version or "", nulled))
 
 
 def instance_rows(data: bytes, file: str) -> Result[tuple[Row, ...]]:
@@ -216,10 +272,10 @@ def instance_rows(data: bytes, file: str) -> Result[tuple[Row, ...]]:
         if value.problems:
             problems.extend(value.problems)
             continue
-        record = _record(value.value, INSTANCE_VERSIONS, "instance_level_eval.schema.json", file, f"{where} ")
-        problems.extend(record.problems)
-        if record.value is not None:
-            rows.append(Row(file, number, record.value))
+        row = _row(value.value, file, number)
+        problems.extend(row.problems)
+        if row.value is not None:
+            rows.append(row.value)
     if not lines:
         problems.append(Problem(file, "", "holds no instance records"))
     return Result(None if problems else tuple(rows), tuple(problems))
