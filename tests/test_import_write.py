@@ -15,6 +15,7 @@ from generator.figures.model import producer_file_path
 from generator.importers.model import Imported, ImportedRun, Observation, Reported, SourceFile
 from generator.importers.write import Options, labels_of, safe_name, write
 from tests.conftest import run_cli, snapshot
+from tests.pages import tables_of
 
 SAMPLES = ("s1", "s2", "s3", "s4", "q/7", "10")
 EPOCHS = (1, 2)
@@ -179,3 +180,79 @@ def test_labels_and_names() -> None:
     assert labels_of(["a/b", "a b", "c"], blind=False) == {"a b": "a-b", "a/b": "a-b-2", "c": "c"}
     blind = labels_of(["zeta", "alpha"], blind=True)
     assert sorted(blind.values()) == ["m-1", "m-2"]
+
+
+# ---- labels people recognise (issue 45 item 5) ---------------------------------------------------
+
+
+def _variants(*variants: str, subject: str = "Qwen/Qwen3-8B") -> Imported:
+    """One model's runs told apart by what the producer recorded (its seeds), each with its own
+    successes: run k passes samples s1 … s<k>, every epoch."""
+    runs = []
+    for k, variant in enumerate(variants, start=1):
+        correct = {(s, e) for s in SAMPLES[:k] for e in EPOCHS}
+        run = _run(subject, correct, set())
+        runs.append(
+            ImportedRun(**{**run.__dict__, "variant": variant, "sources": (SourceFile(f"r{k}.log", b"log"),)})
+        )
+    return Imported(producer="demo-tool", checks=("match",), success="match true is a pass", runs=tuple(runs))
+
+
+def _provider_cells(page: Path) -> list[str]:
+    (board, *_) = tables_of(page, squashed=True)
+    return [row[1] for row in board[1:] if row[0]]
+
+
+def test_a_model_is_shown_by_its_own_name_on_the_leaderboard(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    write(_imported(), runs / "demo", Options(), "demo")
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet").exit_code == 0
+    cells = _provider_cells(out / "v1" / "b" / "demo" / "index.html")
+    assert cells == ["org/model-a org-model-a", "org/model-b org-model-b"]
+    section = json.loads((out / "v1/data/benchmarks/demo.json").read_text())["section"]
+    assert section["names"] == [
+        {"provider": "org-model-a", "name": "org/model-a"},
+        {"provider": "org-model-b", "name": "org/model-b"},
+    ]
+
+
+def test_two_runs_of_one_model_are_told_apart_by_a_stable_suffix_the_run_explains(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    variants = ("seed=1", "seed=2", "seed=3")
+    written = write(_variants(*variants), runs / "demo", Options(), "demo")
+    suffix = {v: hashlib.sha256(v.encode()).hexdigest()[:6] for v in variants}
+    labels = {f"Qwen-Qwen3-8B-{suffix[v]}": v for v in variants}
+    assert set(written.labels) == set(labels)
+    assert set(written.labels.values()) == {"Qwen/Qwen3-8B"}
+    for label, variant in labels.items():
+        meta = json.loads((runs / "demo" / f"run-{label}" / "run.json").read_text())
+        assert meta["subject"] == "Qwen/Qwen3-8B"
+        (note,) = [n for n in meta["notes"] if n.startswith(f"Labelled {label}:")]
+        assert note.endswith(f"this run's is: {variant}.")
+    # the same runs in another order, or one run fewer, keep each run's label
+    again = write(_variants(*reversed(variants[1:])), tmp_path / "again", Options(), "demo")
+    assert set(again.labels) == {f"Qwen-Qwen3-8B-{suffix[v]}" for v in variants[1:]}
+    out = tmp_path / "site"
+    assert run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet").exit_code == 0
+    board = json.loads((out / "v1/data/benchmarks/demo.json").read_text())["section"]["scores"]["leaderboard"]
+    counts = {row["provider"]: row["metrics"]["success"]["numerator"] for row in board}
+    # run k passes samples s1 … s<k> in every epoch: a count made from the plan of _variants
+    assert counts == {label: (variants.index(v) + 1) * len(EPOCHS) for label, v in labels.items()}
+    page = out / "v1" / "b" / "demo" / "index.html"
+    assert sorted(_provider_cells(page)) == sorted(f"Qwen/Qwen3-8B ({label})" for label in labels)
+
+
+def test_one_model_s_runs_blind_get_opaque_labels_and_no_variant_in_their_notes(tmp_path: Path) -> None:
+    written = write(_variants("seed=1", "seed=2"), tmp_path / "demo", Options(blind=True), "demo")
+    assert sorted(written.labels) == ["m-1", "m-2"]
+    for label in written.labels:
+        meta = json.loads((tmp_path / "demo" / f"run-{label}" / "run.json").read_text())
+        assert not any("seed=" in note or "Qwen" in note for note in meta["notes"])
+
+
+def test_runs_nothing_tells_apart_are_still_refused(tmp_path: Path) -> None:
+    with pytest.raises(ProblemReport, match="that nothing the producer recorded tells apart"):
+        write(_variants("seed=1", "seed=1"), tmp_path / "demo", Options(), "demo")

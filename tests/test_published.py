@@ -183,14 +183,16 @@ def parse(path: Path) -> Doc:
 
 
 def shows_in_order(tables: list[list[list[str]]], rows: list[dict[str, Any]]) -> bool:
-    """Some table has consecutive rows whose first cell is each subject's band, the second its name."""
+    """Some table has consecutive rows whose first cell is each subject's band, the second its name
+    (a trials provider's own name may come first, its label, the ranking's subject, after it)."""
 
     def match(cells: list[str], row: dict[str, Any]) -> bool:
         name = row["subject"]
+        words = cells[1].split() if len(cells) >= 2 else []
         return (
             len(cells) >= 2
             and cells[0] == band(row)
-            and (cells[1] == name or cells[1].startswith(name + " "))
+            and (cells[1] == name or cells[1].startswith(name + " ") or name in words or f"({name})" in words)
         )
 
     return any(

@@ -90,6 +90,10 @@ class ImportedRun:
     that text left out. None when no note quotes such text (a blind import writes :attr:`notes`)."""
     created: str = ""
     """The producer's timestamp of the run, as text (orders runs; shown)."""
+    variant: str = ""
+    """What tells this run apart from other runs of the same model (its seeds, model arguments or
+    timestamp, in words: ``seed=1``), empty when nothing does. Two runs of one model get labels told
+    apart by a short digest of it, which the run notes explain (``importers.write``)."""
 
 
 @dataclass(frozen=True)

@@ -74,17 +74,26 @@ def safe_name(text: str) -> str:
     return name or "x"
 
 
+Model = tuple[str, str]
+"""A model as a label names it: (subject, variant) of its runs (``ImportedRun``)."""
+
+
 def blind_labels(subjects: Iterable[str]) -> dict[str, str]:
     """Subject → an opaque label ``m-N``, numbered in the order of the names' sha256 (not their
     alphabetical order, which would say something of them). A label holds no word of two letters or
     more, so it cannot show a word of a model's name to the blind scan (which looks for words of four
     letters or more); a number whose label holds a subject's whole name (``m-1``, ``1``) is skipped."""
     distinct = set(subjects)
-    forms = {form.casefold() for subject in distinct for form in (subject, safe_name(subject))}
+    return _numbered({subject: subject for subject in distinct}, distinct)
+
+
+def _numbered(keys: Mapping[Any, str], subjects: set[str]) -> dict[Any, str]:
+    """Each key → ``m-N``, numbered in the order of the sha256 of its text (:func:`blind_labels`)."""
+    forms = {form.casefold() for subject in subjects for form in (subject, safe_name(subject))}
     names = {name for name in forms if name not in BLIND_PREFIX}  # those show in every label
-    numbered = [f"{BLIND_PREFIX}{n}" for n in range(1, 10 * (len(distinct) + 1))]
+    numbered = [f"{BLIND_PREFIX}{n}" for n in range(1, 10 * (len(keys) + 1))]
     usable = [label for label in numbered if not any(name in label for name in names)]
-    ordered = sorted(distinct, key=lambda s: hashlib.sha256(s.encode("utf-8")).hexdigest())
+    ordered = sorted(keys, key=lambda key: hashlib.sha256(keys[key].encode("utf-8")).hexdigest())
     return dict(zip(ordered, usable if len(usable) >= len(ordered) else numbered, strict=False))
 
 
@@ -101,6 +110,35 @@ def labels_of(subjects: Iterable[str], blind: bool) -> dict[str, str]:
             n += 1
             label = f"{base}-{n}"
         labels[subject] = label
+    return labels
+
+
+def variant_suffixes(variants: Iterable[str]) -> dict[str, str]:
+    """Each variant of one model → the first hex digits of its sha256, six or as many more as keep
+    them apart: the same variant always has the same suffix."""
+    digests = {variant: hashlib.sha256(variant.encode("utf-8")).hexdigest() for variant in set(variants)}
+    size = next(n for n in range(6, 65) if len({d[:n] for d in digests.values()}) == len(digests))
+    return {variant: digest[:size] for variant, digest in digests.items()}
+
+
+def model_labels(models: Iterable[Model], blind: bool) -> dict[Model, str]:
+    """(subject, variant) → label. The subject's own label (:func:`labels_of`) when its runs have one
+    variant; else that label and a suffix per variant (:func:`variant_suffixes`). Blind: ``m-N`` for
+    each, numbered by the sha256 of the subject (and its variant, when it has one)."""
+    distinct = set(models)
+    if blind:
+        keys = {model: model[0] if not model[1] else f"{model[0]}\n{model[1]}" for model in distinct}
+        return _numbered(keys, {subject for subject, _ in distinct})
+    base = labels_of((subject for subject, _ in distinct), blind=False)
+    variants: dict[str, list[str]] = {}
+    for subject, variant in sorted(distinct):
+        variants.setdefault(subject, []).append(variant)
+    labels: dict[Model, str] = {}
+    for subject, kinds in variants.items():
+        suffixes = variant_suffixes(kinds) if len(kinds) > 1 else {kinds[0]: ""}
+        for variant in kinds:
+            label = f"{base[subject]}-{suffixes[variant]}" if suffixes[variant] else base[subject]
+            labels[(subject, variant)] = label
     return labels
 
 
@@ -127,14 +165,15 @@ def _prompt_ids(imported: Imported, file: str) -> dict[tuple[str, str], str]:
 
 
 def _one_run_per_subject_and_task(imported: Imported, file: str) -> None:
-    seen: dict[tuple[str, str], ImportedRun] = {}
+    seen: dict[tuple[str, str, str], ImportedRun] = {}
     for run in imported.runs:
-        key = (run.subject, run.task)
+        key = (run.subject, run.variant, run.task)
         if key in seen:
             names = ", ".join(s.name for s in (*seen[key].sources, *run.sources))
             message = (
-                f"two runs of {run.subject!r} on task {run.task!r} ({names}): a benchmark plans each model's "
-                "samples once; import them into two benchmarks"
+                f"two runs of {run.subject!r} on task {run.task!r} ({names}) that nothing the producer "
+                "recorded tells apart: a benchmark plans each model's samples once; import them into "
+                "two benchmarks"
             )
             raise ProblemReport([Problem(file, "", message)])
         seen[key] = run
@@ -145,17 +184,38 @@ class Layout:
 
     def __init__(self, imported: Imported, blind: bool, file: str) -> None:
         _one_run_per_subject_and_task(imported, file)
-        self.labels = labels_of((r.subject for r in imported.runs), blind)
+        self.labels = model_labels(((r.subject, r.variant) for r in imported.runs), blind)
+        self.blind = blind
+        subjects = [subject for subject, _ in self.labels]
+        self.suffixed = {model for model in self.labels if subjects.count(model[0]) > 1}
+        """Models whose label carries a variant's suffix: their subject has runs of other variants."""
         self.tasks = sorted({r.task for r in imported.runs})
         self.prompts = _prompt_ids(imported, file)
         self.many_tasks = len(self.tasks) > 1
 
+    def label(self, run: ImportedRun) -> str:
+        return self.labels[(run.subject, run.variant)]
+
+    def label_note(self, run: ImportedRun) -> str | None:
+        """Why a label carries a suffix, for the run's notes (never blind: a variant may name the model)."""
+        model = (run.subject, run.variant)
+        if self.blind or model not in self.suffixed:
+            return None
+        label = self.labels[model]
+        others = sum(1 for subject, _ in self.labels if subject == run.subject) - 1
+        said = run.variant or "nothing recorded (the other runs record something)"
+        return (
+            f"Labelled {label}: this benchmark holds runs of {run.subject} of {others + 1} kinds, each "
+            "label suffixed with the start of the sha256 of what tells its runs apart; this run's is: "
+            f"{said}."
+        )
+
     def run_id(self, run: ImportedRun) -> str:
-        label = self.labels[run.subject]
+        label = self.label(run)
         return f"run-{label}-{safe_name(run.task)}" if self.many_tasks else f"run-{label}"
 
     def trial_id(self, run: ImportedRun, sample: str, epoch: int) -> str:
-        parts = [self.labels[run.subject]]
+        parts = [self.label(run)]
         if self.many_tasks:
             parts.append(str(self.tasks.index(run.task) + 1))
         parts += [self.prompts[(run.task, sample)], f"e{epoch}"]
@@ -366,7 +426,7 @@ def plan(imported: Imported, layout: Layout) -> dict[str, Any]:
             "trial_id": layout.trial_id(run, sample, epoch),
             "prompt_id": layout.prompts[(run.task, sample)],
             "prompt_corpus_version": run.task,
-            "provider": layout.labels[run.subject],
+            "provider": layout.label(run),
         }
         for run in imported.runs
         for sample, epoch in run.planned
@@ -413,7 +473,8 @@ def run_files(
     if problems:
         raise ProblemReport(problems)
     sources = {source_name(s.name, n, blind): s.data for n, s in enumerate(run.sources, start=1)}
-    label = layout.labels[run.subject]
+    label = layout.label(run)
+    suffixed = layout.label_note(run)
     meta: dict[str, Any] = {
         "schema_version": 1,
         "plan_sha256": plan_sha256,
@@ -433,7 +494,10 @@ def run_files(
             }
             for r in run.reported
         ],
-        "notes": list(run.blind_notes if blind and run.blind_notes is not None else run.notes),
+        "notes": [
+            *(run.blind_notes if blind and run.blind_notes is not None else run.notes),
+            *([suffixed] if suffixed else []),
+        ],
     }
     if not blind:
         meta["subject"] = run.subject
@@ -456,7 +520,11 @@ def shown_text_problems(imported: Imported, options: Options, file: str) -> list
     shown += [(file, "checks", check) for check in imported.checks]
     for run in imported.runs:
         source = run.sources[0].name if run.sources else file
-        shown += [(source, "model", run.subject), (source, "task", run.task)]
+        shown += [
+            (source, "model", run.subject),
+            (source, "task", run.task),
+            (source, "variant", run.variant),
+        ]
         shown.append((source, "producer", run.producer))
         for figure in run.reported:
             shown += [(source, "reported", figure.name), (source, "reported", figure.check)]
@@ -556,4 +624,4 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
         raise
     runs = tuple(sorted(layout.run_id(run) for run in imported.runs))
     planned = sum(len(run.planned) for run in imported.runs)
-    return Written(into, runs, planned, {label: subject for subject, label in layout.labels.items()})
+    return Written(into, runs, planned, {label: subject for (subject, _), label in layout.labels.items()})

@@ -202,6 +202,8 @@ class TrialsPart(Model):
 
     trial_ids: tuple[str, ...]
     figures: tuple[TrialFigure, ...]
+    names: tuple[tuple[str, str], ...] = ()
+    """(provider label, the subject its run names) when the plan's labels are names, not blind."""
 
 
 @dataclass
@@ -217,6 +219,8 @@ class TrialsState:
     figures: list[TrialFigure] = field(default_factory=list)
     successes: dict[str, bool] = field(default_factory=dict)
     """Each scored trial's success, by trial id (paired comparisons read it)."""
+    names: dict[str, set[str]] = field(default_factory=dict)
+    """Each provider label → the subjects its runs name (plans whose labels are names)."""
 
 
 @dataclass(frozen=True)
@@ -370,7 +374,13 @@ class TrialsFamily(
             for t in sorted(results)
         ]
         rows = [row for row, _ in scored]
-        part = TrialsPart(trial_ids=tuple(sorted(results)), figures=tuple(f for _, f in scored))
+        subject = meta.subject if rules.spec.blind.labels == "subject_names" else None
+        providers = sorted({plan.trials[t].provider for t in results})
+        part = TrialsPart(
+            trial_ids=tuple(sorted(results)),
+            figures=tuple(f for _, f in scored),
+            names=() if subject is None else tuple((p, subject) for p in providers),
+        )
         sources = problems.take(provenance.sources(run, label, meta))
         reported = problems.take(provenance.reported(meta, plan, results, label))
         if problems or sources is None or reported is None:
@@ -399,6 +409,8 @@ class TrialsFamily(
             state.seen.update(dict.fromkeys(part.trial_ids, run_id))
             state.figures.extend(part.figures)
             state.successes.update(zip(part.trial_ids, (f.success for f in part.figures), strict=True))
+            for provider, subject in part.names:
+                state.names.setdefault(provider, set()).add(subject)
         return problems
 
     def finish(
@@ -439,6 +451,7 @@ class TrialsFamily(
             scores=scores,
             scores_sha256=digest,
             reveal=record,
+            names=_names(state.names),
             paired=()
             if rules.spec.paired is None
             else paired(tuple(plan.trials.values()), state.successes, order),
@@ -448,6 +461,16 @@ class TrialsFamily(
         )
         disclosures = _disclosures(scores, digest, record, interpretations, rules.spec.blind.labels)
         return problems.result(Finished(section, disclosures))
+
+
+def _names(names: dict[str, set[str]]) -> tuple[RevealedName, ...]:
+    """Each provider label with the one subject its runs name; a label whose runs name several
+    subjects keeps only its label (no one name is its own)."""
+    return tuple(
+        RevealedName(provider=provider, name=next(iter(subjects)))
+        for provider, subjects in sorted(names.items())
+        if len(subjects) == 1
+    )
 
 
 def _scoring(source: SpecSource, rules: TrialsRules) -> TrialsScoring:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -183,6 +184,12 @@ class TrialsSection(Model):
     scores: TrialsScores
     scores_sha256: str = Field(description="sha256 of data/scores/<id>.json in this version.")
     reveal: RevealRecord | None
+    names: tuple[RevealedName, ...] = Field(
+        default=(),
+        exclude_if=_empty,
+        description="Each provider label's own name (the subject its runs name), when the plan's labels "
+        "are the subjects' names: the leaderboard shows the name, the label beside it.",
+    )
     paired: tuple[PairedRow, ...] = Field(default=(), exclude_if=_empty)
 
     @property
@@ -200,6 +207,20 @@ class TrialsSection(Model):
     def named(self) -> bool:
         """The plan's labels are the subjects' own names (not blind)."""
         return self.scoring.specification.blind.labels == "subject_names"
+
+    @property
+    def provider_names(self) -> dict[str, str]:
+        """Provider label → its own name (the plan's labels are names), else none."""
+        return {n.provider: n.name for n in self.names}
+
+    @property
+    def shown(self) -> dict[str, str]:
+        """Provider label → what a reader reads for it: its own name, with the label when another
+        label has the same name (two kinds of runs of one model); the label when it has no name."""
+        names = self.provider_names
+        held = Counter(names.values())
+        shown = {label: name if held[name] == 1 else f"{name} ({label})" for label, name in names.items()}
+        return {row.provider: shown.get(row.provider, row.provider) for row in self.scores.leaderboard}
 
     @property
     def primary_words(self) -> str | None:
@@ -252,7 +273,9 @@ class TrialsSection(Model):
     def headline(self, rankings: tuple[Ranking, ...]) -> Headline:
         """Who leads on autonomous success, under blind labels until a reveal names them."""
         names = (
-            {} if self.reveal is None else {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
+            {r.provider: f"{r.provider} ({r.name})" for r in self.reveal.names}
+            if self.reveal is not None
+            else {label: text for label, text in self.shown.items() if text != label}
         )
         wording = Wording(
             "provider", "providers", "autonomous success" if self.autonomy else "success", names
