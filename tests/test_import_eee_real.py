@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import ROOT, run_cli
+from tests.pages import tables_of
 
 REAL = ROOT / "tests" / "data" / "eee" / "real"
 SCHEMAS = ROOT / "generator" / "importers" / "eee_schema"
@@ -112,3 +113,13 @@ def test_a_0_3_0_record_is_held_to_0_3_0_s_own_schema(tmp_path: Path) -> None:
     )
     assert "Traceback" not in made.output
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("name", sorted(PAIRS))
+def test_the_leaderboard_shows_the_model_by_its_own_name(tmp_path: Path, name: str) -> None:
+    aggregate, _ = files_of(name)
+    model = json.loads(aggregate.read_text(encoding="utf-8"))["model_info"]["id"]
+    row, _ = built(tmp_path, name)
+    page = tmp_path / "site" / "v1" / "b" / "eee" / "index.html"
+    (board, *_) = tables_of(page, squashed=True)
+    assert board[1][1] == f"{model} {row['provider']}"

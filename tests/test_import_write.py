@@ -15,7 +15,7 @@ from generator.figures.model import producer_file_path
 from generator.importers.model import Imported, ImportedRun, Observation, Reported, SourceFile
 from generator.importers.write import Options, labels_of, safe_name, write
 from tests.conftest import run_cli, snapshot
-from tests.pages import tables_of
+from tests.pages import parse, squash, tables_of
 
 SAMPLES = ("s1", "s2", "s3", "s4", "q/7", "10")
 EPOCHS = (1, 2)
@@ -243,6 +243,9 @@ def test_two_runs_of_one_model_are_told_apart_by_a_stable_suffix_the_run_explain
     assert counts == {label: (variants.index(v) + 1) * len(EPOCHS) for label, v in labels.items()}
     page = out / "v1" / "b" / "demo" / "index.html"
     assert sorted(_provider_cells(page)) == sorted(f"Qwen/Qwen3-8B ({label})" for label in labels)
+    for label, variant in labels.items():  # the run page explains its label
+        text = squash(" ".join(parse(out / "v1" / "b" / "demo" / "runs" / f"run-{label}.html").text))
+        assert f"Labelled {label}:" in text and f"this run's is: {variant}." in text
 
 
 def test_one_model_s_runs_blind_get_opaque_labels_and_no_variant_in_their_notes(tmp_path: Path) -> None:
