@@ -1,8 +1,8 @@
 """``benchsite import eee`` on records EEE's tools really wrote (``tests/data/eee/real``, README there):
-a 0.3.0 record with its instance file, and the output of EEE's own 0.2.2 lm-eval converter as it is
-(``evaluation_result_id: null`` on every line). Each is imported and built, and its published success
-count checked against a count made here from the instance lines with the standard library; each
-record's own version's schema is checked with ``jsonschema`` directly."""
+a 0.3.0 record with its instance file, and the output of EEE's own lm-eval converter of 0.2.2 as it is
+(``evaluation_result_id: null`` on every line) and of 0.3.0. Each is imported and built, and its
+published success count checked against a count made here from the instance lines with the standard
+library; each record's own version's schema is checked with ``jsonschema`` directly."""
 
 from __future__ import annotations
 
