@@ -45,19 +45,29 @@ def counted(aggregate: Path, samples: Path) -> tuple[int, int]:
     return correct, declared
 
 
-def built(tmp_path: Path, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The published leaderboard row and run of one imported pair."""
-    aggregate, samples = files_of(name)
-    runs = tmp_path / "runs"
-    made = run_cli("import", "eee", aggregate, "--instances", samples, "--into", runs / "eee")
-    assert made.exit_code == 0, made.output
-    out = tmp_path / "site"
-    done = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet")
+def bench_of(name: str) -> str:
+    return "eee-" + name.replace(".", "-")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every pair imported as its own benchmark, and one site built of them all."""
+    root = tmp_path_factory.mktemp("eee-real")
+    runs = root / "runs"
+    for name in PAIRS:
+        aggregate, samples = files_of(name)
+        made = run_cli("import", "eee", aggregate, "--instances", samples, "--into", runs / bench_of(name))
+        assert made.exit_code == 0, made.output
+    done = run_cli("build", "--runs", runs, "--out", root / "site", "--site-version", "v1", "--quiet")
     assert done.exit_code == 0, done.output
-    site = json.loads((out / "v1" / "data" / "site.json").read_text())
-    (bench,) = site["benchmarks"]
+    return root / "site" / "v1"
+
+
+def built(site: Path, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The published leaderboard row and run of one imported pair."""
+    bench = json.loads((site / "data" / "benchmarks" / f"{bench_of(name)}.json").read_text())
     (row,) = bench["section"]["scores"]["leaderboard"]
-    (run_file,) = (out / "v1" / "data" / "runs" / "eee").glob("*.json")
+    (run_file,) = (site / "data" / "runs" / bench_of(name)).glob("*.json")
     return row, json.loads(run_file.read_text())
 
 
@@ -80,8 +90,8 @@ def test_each_record_is_valid_under_its_own_version_s_schema(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(PAIRS))
-def test_the_published_count_is_the_count_of_the_instance_lines(tmp_path: Path, name: str) -> None:
-    row, _ = built(tmp_path, name)
+def test_the_published_count_is_the_count_of_the_instance_lines(site: Path, name: str) -> None:
+    row, _ = built(site, name)
     correct, declared = counted(*files_of(name))
     assert (row["metrics"]["success"]["numerator"], row["metrics"]["success"]["denominator"]) == (
         correct,
@@ -89,11 +99,11 @@ def test_the_published_count_is_the_count_of_the_instance_lines(tmp_path: Path, 
     )
 
 
-def test_the_converter_s_null_result_ids_are_read_as_absent_and_said(tmp_path: Path) -> None:
+def test_the_converter_s_null_result_ids_are_read_as_absent_and_said(site: Path) -> None:
     _, samples = files_of("0.2.2-converter-winogrande")
     rows = lines(samples)
     assert all("evaluation_result_id" in row and row["evaluation_result_id"] is None for row in rows)
-    _, run = built(tmp_path, "0.2.2-converter-winogrande")
+    _, run = built(site, "0.2.2-converter-winogrande")
     (note,) = [note for note in run["notes"] if "evaluation_result_id null" in note]
     assert note.startswith(f"{len(rows)} of the {len(rows)} instance records")
 
@@ -116,10 +126,10 @@ def test_a_0_3_0_record_is_held_to_0_3_0_s_own_schema(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(PAIRS))
-def test_the_leaderboard_shows_the_model_by_its_own_name(tmp_path: Path, name: str) -> None:
+def test_the_leaderboard_shows_the_model_by_its_own_name(site: Path, name: str) -> None:
     aggregate, _ = files_of(name)
     model = json.loads(aggregate.read_text(encoding="utf-8"))["model_info"]["id"]
-    row, _ = built(tmp_path, name)
-    page = tmp_path / "site" / "v1" / "b" / "eee" / "index.html"
+    row, _ = built(site, name)
+    page = site / "b" / bench_of(name) / "index.html"
     (board, *_) = tables_of(page, squashed=True)
     assert board[1][1] == f"{model} {row['provider']}"
