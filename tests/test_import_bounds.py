@@ -90,6 +90,7 @@ def disagreements(out: Path) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # an import and a build in a subprocess for each producer
 @pytest.mark.parametrize("producer", sorted(SOURCES))
 def test_a_figure_with_a_huge_exponent_imports_and_builds(tmp_path: Path, producer: str) -> None:
     args = SOURCES[producer](tmp_path, HUGE)

@@ -391,6 +391,7 @@ DELETE = object()
 WRONG = (DELETE, None, "x", [], {}, True, -1, 2.5, float("nan"))
 
 
+@pytest.mark.slow  # every value of a file broken in turn
 @pytest.mark.parametrize("kind", ["results", "samples"])
 def test_no_broken_value_makes_a_traceback(output: Path, kind: str) -> None:
     """Each place of a results file and of a samples line, deleted or given a wrong value: the
