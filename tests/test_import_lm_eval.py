@@ -51,7 +51,7 @@ LATER = "2099-01-01T00-00-00.000000"
 def subject_notes(seed: int) -> tuple[str, str]:
     """The notes of a fixture run beside another seed of the dummy model."""
     return (
-        f"lm-eval ran the model dummy as dummy (seed={seed}): config.model, model_args and seeds",
+        f"lm-eval's config: model dummy, model_args none, seed={seed}",
         f"another results file of this import ran dummy on this task too: seed={seed} tells this run "
         "apart (the model's arguments, then its seeds, then its file's timestamp, as few as do)",
     )
@@ -138,7 +138,7 @@ def test_run_facts_and_sources_byte_for_byte(seed: int) -> None:
 def test_one_model_folder_alone_is_named_by_its_model() -> None:
     (run,) = read(MODELS[2]).runs
     assert (run.subject, run.variant) == ("dummy", "")
-    assert run.notes == ("lm-eval ran the model dummy as dummy (seed=2): config.model, model_args and seeds",)
+    assert run.notes == ("lm-eval's config: model dummy, model_args none, seed=2",)
     assert run.observations == run_of(2).observations
 
 
@@ -284,7 +284,7 @@ def test_a_limited_run_plans_the_docs_it_ran_and_says_so() -> None:
     assert run.planned == tuple((str(doc_id), 1) for doc_id in range(5))
     assert {o.sample_id: dict(o.checks)["acc"] for o in run.observations} == expected
     assert run.notes == (
-        "lm-eval ran the model dummy as dummy (seed=3): config.model, model_args and seeds",
+        "lm-eval's config: model dummy, model_args none, seed=3",
         "lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5",
     )
 

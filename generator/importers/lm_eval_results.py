@@ -506,8 +506,8 @@ def _model_notes(results: _Results, variant: str, blind: bool) -> Iterator[str]:
                 "two apart is in the producer's files, withheld while the models are blind"
             )
         return
-    model, seeds, _ = results.facets
-    yield f"lm-eval ran the model {results.name} as {model} ({seeds}): config.model, model_args and seeds"
+    args = ",".join(f"{key}={value}" for key, value in results.model_args) or "none"
+    yield f"lm-eval's config: model {results.doc['config']['model']}, model_args {args}, {results.facets[1]}"
     if variant:
         yield (
             f"another results file of this import ran {results.name} on this task too: {variant} tells "
