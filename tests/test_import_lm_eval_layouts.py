@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from generator.errors import EXIT_INVALID, ProblemReport
-from generator.importers.lm_eval_results import UNVERSIONED, read
+from generator.importers.lm_eval_files import UNVERSIONED
+from generator.importers.lm_eval_results import read
 from tests.conftest import ROOT, run_cli
 
 OUTPUT = ROOT / "tests" / "data" / "lm-eval" / "output"

@@ -2,7 +2,8 @@
 
 What lm-eval 0.4 writes, per run: ``DIR/<model>/results_<timestamp>.json`` (the aggregates, the task
 configs, ``n-samples``, the model and seeds under ``config``) and, with ``--log_samples``, one
-``samples_<task>_<timestamp>.jsonl`` per task beside it (:mod:`.lm_eval_samples`). With
+``samples_<task>_<timestamp>.jsonl`` per task beside it. The results files are found and read
+by :mod:`.lm_eval_files`, the samples files by :mod:`.lm_eval_samples`. With
 ``--output_path FILE.json`` the results file is named after the path's stem instead
 (``results_<stem>_<timestamp>.json`` or ``<stem>_<timestamp>.json``, by release) and the samples
 files sit beside it. ``read`` takes ``DIR`` or one model's subfolder.
@@ -39,109 +40,28 @@ Every problem is collected, then raised once as a :class:`ProblemReport` (exit 4
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
+from generator.importers import lm_eval_files as files
 from generator.importers import lm_eval_samples as samples
 from generator.importers import reading
+from generator.importers.lm_eval_files import PRODUCER, ResultsFile
 from generator.importers.lm_eval_samples import Line, text
 from generator.importers.model import Imported, ImportedRun, Reported, SourceFile
 from generator.inputs import numbers
-
-PRODUCER = "lm-eval"
-KNOWN_VERSION = re.compile(r"0\.4\.\d+(?:\.\d+)?(?:\.dev\d+|rc\d+)?")
-"""The lm-eval versions whose files this reader knows: every 0.4 release (``0.4.9.2``) and source
-install (``0.4.10.dev0``)."""
-UNVERSIONED = "0.4 (no lm_eval_version: before 0.4.8)"
-"""The version a results file without ``lm_eval_version`` is read as."""
-RESULTS_NAME = re.compile(r"(?P<stem>.+)_(?P<stamp>\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d(?:\.\d+)?)\.json")
-"""``results_<timestamp>.json``; with ``--output_path FILE.json``, ``[results_]<FILE>_<timestamp>.json``."""
-NAME_ARGS = ("pretrained", "model")
-"""The ``model_args`` that hold the model's own name (hf, vllm: ``pretrained``; API models: ``model``)."""
-SEED_KEYS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
-"""``config``'s seeds, in the order of lm-eval's ``--seed a,b,c,d``."""
-REQUIRED = ("results", "configs", "n-samples", "config")
-"""The objects of a results file this reader reads: what a 0.4 file without a version must have."""
-success = samples.success
-
-
-@dataclass(frozen=True)
-class _Results:
-    """One results file, parsed: its place, bytes and document, its version and time."""
-
-    path: Path
-    data: bytes
-    doc: dict[str, Any]
-    version: str | None
-    created: str
-
-    @property
-    def stamp(self) -> str:
-        """The timestamp lm-eval put in the file's name, which its samples files' names share."""
-        found = RESULTS_NAME.fullmatch(self.path.name)
-        return found["stamp"] if found else ""
-
-    @property
-    def producer(self) -> str:
-        return f"{PRODUCER} {self.version or UNVERSIONED}"
-
-    @property
-    def groups(self) -> dict[str, tuple[str, ...]]:
-        """Each group's subtasks: ``group_subtasks`` entries with subtasks, and ``groups``' rows."""
-        listed = self.doc.get("group_subtasks")
-        listed = listed if isinstance(listed, dict) else {}
-        subtasks = {
-            g: tuple(s for s in v if isinstance(s, str)) for g, v in listed.items() if isinstance(v, list)
-        }
-        rows = self.doc.get("groups")
-        named = set(rows) if isinstance(rows, dict) else set()
-        return {g: subtasks.get(g, ()) for g in sorted(named | {g for g, s in subtasks.items() if s})}
-
-    @property
-    def tasks(self) -> tuple[str, ...]:
-        """The tasks that ran (a group's own aggregate has no samples file)."""
-        groups = self.groups
-        return tuple(task for task in self.doc["configs"] if task not in groups)
-
-    @property
-    def model_args(self) -> tuple[tuple[str, str], ...]:
-        """``config.model_args`` as (name, value) pairs, from the object or the command line's text."""
-        args = self.doc["config"].get("model_args")
-        if isinstance(args, dict):
-            return tuple((key, text(value)) for key, value in args.items())
-        pairs = [part.partition("=") for part in text(args).split(",")] if args else []
-        return tuple((key.strip(), value.strip()) for key, _, value in pairs if key.strip())
-
-    @property
-    def name(self) -> str:
-        """The model's own name: ``pretrained=`` or ``model=`` of its arguments, else ``config.model``."""
-        args = dict(self.model_args)
-        named = [args[key] for key in NAME_ARGS if args.get(key)]
-        return named[0] if named else str(self.doc["config"]["model"])
-
-    @property
-    def facets(self) -> tuple[str, str, str]:
-        """What may tell two runs of one model apart, in the order tried: the model and its other
-        arguments, the seeds (``seed=1``: one number when all four agree), the file's timestamp."""
-        rest = ",".join(f"{key}={value}" for key, value in self.model_args if value != self.name)
-        model = f"{self.doc['config']['model']} {rest}".strip()
-        seeds = [text(self.doc["config"].get(key)) for key in SEED_KEYS]
-        seed = f"seed={seeds[0]}" if len(set(seeds)) == 1 else "seed=" + ",".join(seeds)
-        return model, seed, f"run {self.stamp}"
 
 
 @dataclass(frozen=True)
 class _Task:
     """One task of one results file, with its samples file's bytes and lines."""
 
-    results: _Results
+    results: ResultsFile
     task: str
     source: SourceFile
     lines: tuple[Line, ...]
@@ -156,7 +76,7 @@ class _Found:
     """The tasks with a samples file, and those without one (left out)."""
 
     tasks: tuple[_Task, ...]
-    absent: tuple[tuple[_Results, str], ...]
+    absent: tuple[tuple[ResultsFile, str], ...]
 
 
 @dataclass(frozen=True)
@@ -181,9 +101,7 @@ def read(
     problems = Problems()
     if threshold is not None and not threshold.is_finite():
         problems.append(Problem(str(results_dir), "", f"threshold {threshold} is not a finite number"))
-    loaded = [
-        r for path in problems.take(_results_files(results_dir)) or () if (r := problems.take(_load(path)))
-    ]
+    loaded = problems.take(_loaded(results_dir)) or []
     found = problems.take(_gather(loaded)) or _Found((), ())
     choices = problems.take(_choices(results_dir, found.tasks, metric, task_metrics or {})) or {}
     variants = _variants(loaded)
@@ -199,7 +117,7 @@ def read(
     return Imported(
         producer=PRODUCER,
         checks=checks,
-        success=success(threshold),
+        success=samples.success(threshold),
         runs=_with_left_out_notes(tuple(runs), found.tasks, found.absent),
         task_checks=tuple((task, (choices[task].check,)) for task in sorted(choices)),
         left_out=tuple(
@@ -208,67 +126,20 @@ def read(
     )
 
 
-def _results_files(results_dir: Path) -> Result[list[Path]]:
-    """lm-eval's results files in the folder itself and in its subfolders (one per model), sorted."""
-    if not results_dir.is_dir():
-        return Result(None, (Problem(str(results_dir), "", "is not a folder: give lm_eval's --output_path"),))
-    candidates = [*results_dir.glob("*.json"), *results_dir.glob("*/*.json")]
-    found = sorted(path for path in candidates if RESULTS_NAME.fullmatch(path.name) and path.is_file())
-    if not found:
-        message = (
-            "holds no lm-eval results file (results_<timestamp>.json, or <name>_<timestamp>.json from "
-            "--output_path <name>.json), in itself or a per-model subfolder: give lm_eval's --output_path"
-        )
-        return Result(None, (Problem(str(results_dir), "", message),))
-    return Result(found)
+def _loaded(results_dir: Path) -> Result[list[ResultsFile]]:
+    """Every results file under ``results_dir`` that parses as one."""
+    problems = Problems()
+    paths = problems.take(files.results_files(results_dir)) or []
+    loaded = [problems.take(files.load(path)) for path in paths]
+    return problems.result([results for results in loaded if results is not None])
 
 
-def _load(path: Path) -> Result[_Results]:
-    """A results file parsed and checked for the objects this reader relies on."""
-    file = str(path)
-    data = reading.read_file(path)
-    if data.value is None:
-        return Result(None, data.problems)
-    parsed = samples.parse(data.value, file, "")
-    doc = parsed.value
-    if parsed.problems:
-        return Result(None, parsed.problems)
-    if not isinstance(doc, dict):
-        return Result(None, (Problem(file, "", "is not a JSON object: not an lm-eval results file"),))
-    problems = Problems(_shape_problems(doc, file))
-    if problems:
-        return problems.result(None)
-    version = doc.get("lm_eval_version")
-    if version is not None and (not isinstance(version, str) or not KNOWN_VERSION.fullmatch(version)):
-        message = f"lm-eval version {text(version)} is not one this reader knows (0.4.x[.y][.devN|rcN])"
-        return Result(None, (Problem(file, "$.lm_eval_version", message),))
-    created = _created(doc.get("date"))
-    if created is None:
-        return Result(None, (Problem(file, "$.date", f"{text(doc.get('date'))} is not a time (seconds)"),))
-    return Result(_Results(path, data.value, doc, version, created))
-
-
-def _shape_problems(doc: dict[str, Any], file: str) -> Iterator[Problem]:
-    unversioned = "lm_eval_version" not in doc
-    for key in REQUIRED:
-        if not isinstance(doc.get(key), dict):
-            why = ": no lm_eval_version either, so not an lm-eval 0.4 results file" if unversioned else ""
-            yield Problem(file, f"$.{key}", f"missing or not an object{why}")
-    config = doc.get("config")
-    if isinstance(config, dict) and not isinstance(config.get("model"), str):
-        yield Problem(file, "$.config.model", "missing or not text: which model ran is not recorded")
-    configs = doc.get("configs")
-    for task, task_config in configs.items() if isinstance(configs, dict) else ():
-        if not isinstance(task_config, dict):
-            yield Problem(file, f"$.configs.{task}", "not an object: the task's config")
-
-
-def _gather(loaded: list[_Results]) -> Result[_Found]:
+def _gather(loaded: list[ResultsFile]) -> Result[_Found]:
     """Each task's samples file read, or the task set aside when it has none; with none at all,
     refused (there is nothing per sample to import)."""
     problems = Problems()
     tasks: list[_Task] = []
-    absent: list[tuple[_Results, str]] = []
+    absent: list[tuple[ResultsFile, str]] = []
     for results in loaded:
         for task in results.tasks:
             path = results.path.with_name(f"samples_{task}_{results.stamp}.jsonl")
@@ -287,19 +158,6 @@ def _gather(loaded: list[_Results]) -> Result[_Found]:
             )
             problems.append(Problem(str(results.path), f"$.configs.{task}", message))
     return problems.result(_Found(tuple(tasks), tuple(absent)))
-
-
-def _metric_keys(aggregates: object) -> list[str]:
-    """The ``<metric>,<filter>`` keys of one task's aggregates, without their ``_stderr`` companions."""
-    if not isinstance(aggregates, dict):
-        return []
-    keys = [key for key in aggregates if "," in key]
-    return [key for key in keys if not _is_stderr(key, keys)]
-
-
-def _is_stderr(key: str, keys: list[str]) -> bool:
-    name, _, filter_ = key.partition(",")
-    return name.endswith("_stderr") and f"{name.removesuffix('_stderr')},{filter_}" in keys
 
 
 def _choices(
@@ -326,7 +184,7 @@ def _choices(
 
 def _first_per_sample(task: _Task) -> Result[_Choice]:
     """The task's first metric whose samples lines give each sample a value (not a list)."""
-    keys = _metric_keys(task.results.doc["results"].get(task.task))
+    keys = files.metric_keys(task.results.doc["results"].get(task.task))
     skipped: list[str] = []
     for key in keys:
         name, _, filter_ = key.partition(",")
@@ -343,7 +201,7 @@ def _first_per_sample(task: _Task) -> Result[_Choice]:
     return Result(None, (Problem(str(task.results.path), f"$.results.{task.task}", message),))
 
 
-def _variants(loaded: list[_Results]) -> dict[Path, str]:
+def _variants(loaded: list[ResultsFile]) -> dict[Path, str]:
     """Each results file's variant: empty, or when other results files of the import ran the same
     model on one of its tasks, its facets that tell it from them, as few as do, in order."""
     variants: dict[Path, str] = {}
@@ -362,7 +220,7 @@ def _variants(loaded: list[_Results]) -> dict[Path, str]:
     return variants
 
 
-def _same_run_twice(loaded: list[_Results], variants: dict[Path, str]) -> Iterator[Problem]:
+def _same_run_twice(loaded: list[ResultsFile], variants: dict[Path, str]) -> Iterator[Problem]:
     """Two results files whose runs would share a model, variant and task (the same model, seeds
     and timestamp in two folders) cannot both be imported."""
     first: dict[tuple[str, str, str], Path] = {}
@@ -380,7 +238,7 @@ def _run(
     choice: _Choice,
     threshold: Decimal | None,
     variants: dict[Path, str],
-    absent: tuple[tuple[_Results, str], ...],
+    absent: tuple[tuple[ResultsFile, str], ...],
 ) -> Result[ImportedRun]:
     """One task of one results file: its plan, its samples file's lines, lm-eval's own aggregate."""
     problems = Problems()
@@ -425,10 +283,10 @@ def _run(
     return problems.result(run)
 
 
-def _metric_key(results: _Results, task: str, check: str) -> Result[str]:
+def _metric_key(results: ResultsFile, task: str, check: str) -> Result[str]:
     """The task's aggregate key of ``check``: ``acc`` names ``acc,<filter>`` when the task has one
     filter for it; ``acc,<filter>`` names itself."""
-    keys = _metric_keys(results.doc["results"].get(task))
+    keys = files.metric_keys(results.doc["results"].get(task))
     wanted = [key for key in keys if key == check or key.partition(",")[0] == check]
     if len(wanted) == 1:
         return Result(wanted[0])
@@ -443,7 +301,7 @@ def _metric_key(results: _Results, task: str, check: str) -> Result[str]:
 def _corpus_level_problem(task: _Task, rule: samples.Rule, corpus: Line) -> Problem:
     """One problem for a task whose chosen metric is corpus-level, naming the per-sample ones."""
     number, line = corpus
-    names = [key.partition(",")[0] for key in _metric_keys(task.results.doc["results"].get(task.task))]
+    names = [key.partition(",")[0] for key in files.metric_keys(task.results.doc["results"].get(task.task))]
     available = ", ".join(dict.fromkeys(samples.per_sample_metrics(line, names))) or "none"
     message = (
         f"corpus-level: its per-sample value is a list ({text(line[rule.metric])[:60]}) that lm-eval "
@@ -453,7 +311,7 @@ def _corpus_level_problem(task: _Task, rule: samples.Rule, corpus: Line) -> Prob
     return Problem(str(task.path), f"line {number}: {rule.metric}", message)
 
 
-def _plan_size(results: _Results, task: str) -> Result[int]:
+def _plan_size(results: ResultsFile, task: str) -> Result[int]:
     """How many docs lm-eval ran (``n-samples.<task>.effective``): the plan is doc ids 0 to that - 1.
     Fewer than the task's docs without ``--limit`` means a ``--samples`` selection, whose doc ids
     the results file does not record: refused."""
@@ -475,7 +333,7 @@ def _plan_size(results: _Results, task: str) -> Result[int]:
     return Result(effective)
 
 
-def _reported(results: _Results, task: str, key: str, check: str) -> Reported:
+def _reported(results: ResultsFile, task: str, key: str, check: str) -> Reported:
     metric, _, filter_ = key.partition(",")
     basis = f"lm-eval's {metric}: mean over the task's samples (filter {filter_})"
     value = results.doc["results"][task][key]
@@ -496,7 +354,7 @@ def _cross_check(reported: Reported, observations: tuple[Any, ...], size: int) -
     )
 
 
-def _model_notes(results: _Results, variant: str, blind: bool) -> Iterator[str]:
+def _model_notes(results: ResultsFile, variant: str, blind: bool) -> Iterator[str]:
     """How lm-eval ran the model, and what tells this run from another of the same model; when
     ``blind``, without the model, its arguments or seeds (they may name it)."""
     if blind:
@@ -515,7 +373,7 @@ def _model_notes(results: _Results, variant: str, blind: bool) -> Iterator[str]:
         )
 
 
-def _version_notes(results: _Results) -> Iterator[str]:
+def _version_notes(results: ResultsFile) -> Iterator[str]:
     if results.version is None:
         yield (
             "the results file records no lm_eval_version (lm-eval wrote none before 0.4.8): read as an "
@@ -532,7 +390,7 @@ def _choice_notes(choice: _Choice) -> Iterator[str]:
         )
 
 
-def _plan_notes(results: _Results, task: str, size: int) -> Iterator[str]:
+def _plan_notes(results: ResultsFile, task: str, size: int) -> Iterator[str]:
     original = results.doc["n-samples"][task]["original"]
     if size < original:
         limit = text(results.doc["config"].get("limit"))
@@ -542,7 +400,7 @@ def _plan_notes(results: _Results, task: str, size: int) -> Iterator[str]:
         yield f"the task repeats each request {repeats} times; lm-eval's filter made one value of each doc"
 
 
-def _group_notes(results: _Results, task: str) -> Iterator[str]:
+def _group_notes(results: ResultsFile, task: str) -> Iterator[str]:
     """lm-eval's figures of each group the task is a subtask of: a group's row, not a run."""
     for group, subtasks in results.groups.items():
         if task not in subtasks:
@@ -550,7 +408,7 @@ def _group_notes(results: _Results, task: str) -> Iterator[str]:
         rows = results.doc.get("groups")
         row = rows.get(group) if isinstance(rows, dict) else None
         row = row if isinstance(row, dict) else results.doc["results"].get(group)
-        figures = "; ".join(f"{key} {text(row[key])}" for key in _metric_keys(row)) or "no figure"
+        figures = "; ".join(f"{key} {text(row[key])}" for key in files.metric_keys(row)) or "no figure"
         yield (
             f"lm-eval's group {group} (subtasks {', '.join(subtasks)}) reports {figures}: a group's "
             "aggregate over its subtasks, not imported as a run"
@@ -558,7 +416,7 @@ def _group_notes(results: _Results, task: str) -> Iterator[str]:
 
 
 def _left_out_notes(
-    results: _Results, absent: tuple[tuple[_Results, str], ...], blind: bool
+    results: ResultsFile, absent: tuple[tuple[ResultsFile, str], ...], blind: bool
 ) -> Iterator[str]:
     """The tasks of this run's results file left out for want of a samples file (a blind note
     leaves out the file's name: ``--output_path`` may have named it after the model)."""
@@ -572,7 +430,7 @@ def _left_out(task: str, where: str) -> str:
 
 
 def _with_left_out_notes(
-    runs: tuple[ImportedRun, ...], tasks: tuple[_Task, ...], absent: tuple[tuple[_Results, str], ...]
+    runs: tuple[ImportedRun, ...], tasks: tuple[_Task, ...], absent: tuple[tuple[ResultsFile, str], ...]
 ) -> tuple[ImportedRun, ...]:
     """The runs, the first also noting the tasks left out of results files none of whose tasks has
     a samples file (every other run notes its own file's)."""
@@ -585,14 +443,3 @@ def _with_left_out_notes(
     unnamed = tuple(_left_out(task, "another results file") for _, task in orphans)
     blind = (*(first.blind_notes or first.notes), *unnamed)
     return (replace(first, notes=(*first.notes, *named), blind_notes=blind), *runs[1:])
-
-
-def _created(date: object) -> str | None:
-    """``date`` (seconds since 1970, as lm-eval wrote it) as UTC ISO 8601 text, to the microsecond;
-    None when it is not such a time."""
-    seconds = samples.decimal(date)
-    if seconds is None or not seconds.is_finite() or not 0 <= seconds < 253402300800:  # year 10000
-        return None
-    whole = int(seconds)
-    micro = int((seconds - whole) * 1_000_000)
-    return (datetime.fromtimestamp(whole, UTC) + timedelta(microseconds=micro)).isoformat()
