@@ -129,11 +129,11 @@ def _prompt_ids(imported: Imported, file: str) -> dict[tuple[str, str], str]:
 def _one_run_per_subject_and_task(imported: Imported, file: str) -> None:
     seen: dict[tuple[str, str], ImportedRun] = {}
     for run in imported.runs:
-        key = (run.subject, run.task)
+        key = (run.who, run.task)
         if key in seen:
             names = ", ".join(s.name for s in (*seen[key].sources, *run.sources))
             message = (
-                f"two runs of {run.subject!r} on task {run.task!r} ({names}): a benchmark plans each model's "
+                f"two runs of {run.who!r} on task {run.task!r} ({names}): a benchmark plans each model's "
                 "samples once; import them into two benchmarks"
             )
             raise ProblemReport([Problem(file, "", message)])
@@ -145,17 +145,17 @@ class Layout:
 
     def __init__(self, imported: Imported, blind: bool, file: str) -> None:
         _one_run_per_subject_and_task(imported, file)
-        self.labels = labels_of((r.subject for r in imported.runs), blind)
+        self.labels = labels_of((r.who for r in imported.runs), blind)
         self.tasks = sorted({r.task for r in imported.runs})
         self.prompts = _prompt_ids(imported, file)
         self.many_tasks = len(self.tasks) > 1
 
     def run_id(self, run: ImportedRun) -> str:
-        label = self.labels[run.subject]
+        label = self.labels[run.who]
         return f"run-{label}-{safe_name(run.task)}" if self.many_tasks else f"run-{label}"
 
     def trial_id(self, run: ImportedRun, sample: str, epoch: int) -> str:
-        parts = [self.labels[run.subject]]
+        parts = [self.labels[run.who]]
         if self.many_tasks:
             parts.append(str(self.tasks.index(run.task) + 1))
         parts += [self.prompts[(run.task, sample)], f"e{epoch}"]
@@ -342,7 +342,9 @@ def declaration(imported: Imported, layout: Layout, rubric: bytes, title: str | 
         corpora.append(
             {
                 "version": task,
-                "prompts": [{"id": p, "required_checks": list(imported.checks)} for p in prompts],
+                "prompts": [
+                    {"id": p, "required_checks": list(imported.required_checks(task))} for p in prompts
+                ],
             }
         )
     runs = len(imported.runs)
@@ -366,7 +368,7 @@ def plan(imported: Imported, layout: Layout) -> dict[str, Any]:
             "trial_id": layout.trial_id(run, sample, epoch),
             "prompt_id": layout.prompts[(run.task, sample)],
             "prompt_corpus_version": run.task,
-            "provider": layout.labels[run.subject],
+            "provider": layout.labels[run.who],
         }
         for run in imported.runs
         for sample, epoch in run.planned
@@ -413,7 +415,7 @@ def run_files(
     if problems:
         raise ProblemReport(problems)
     sources = {source_name(s.name, n, blind): s.data for n, s in enumerate(run.sources, start=1)}
-    label = layout.labels[run.subject]
+    label = layout.labels[run.who]
     meta: dict[str, Any] = {
         "schema_version": 1,
         "plan_sha256": plan_sha256,
@@ -456,7 +458,7 @@ def shown_text_problems(imported: Imported, options: Options, file: str) -> list
     shown += [(file, "checks", check) for check in imported.checks]
     for run in imported.runs:
         source = run.sources[0].name if run.sources else file
-        shown += [(source, "model", run.subject), (source, "task", run.task)]
+        shown += [(source, "model", run.who), (source, "task", run.task)]
         shown.append((source, "producer", run.producer))
         for figure in run.reported:
             shown += [(source, "reported", figure.name), (source, "reported", figure.check)]
