@@ -16,7 +16,11 @@ The mapping, decided here (and stated in :attr:`Imported.success` where it conce
 * one run per log file: subject ``eval.model``; task ``eval.task``, with ``@<task_version>`` when
   the version is not 0 (two versions of a task are two prompt corpora, never pooled);
 * plan: every id of ``eval.dataset.sample_ids`` × epochs ``1..eval.config.epochs``, sample by
-  sample; a log without ``sample_ids`` is refused (its plan cannot be known);
+  sample; a log written before ``sample_ids`` is planned from its records' ids when they are the
+  whole dataset (``eval.dataset.samples`` of them), else refused (its plan cannot be known);
+* sample ids kept as written, in any script (the writer makes a file-safe trial id from a digest);
+* checks: each scorer, or ``scorer:key`` for each key of a scorer whose value is a dict;
+* reported: every metric of each check whatever its name, but a spread; each reducer once;
 * terminal: ``error`` for a record with ``error``; ``timeout`` for a ``limit`` of type time or
   working; ``error`` with failure code ``limit:<type>`` for any other limit; else ``completed``;
 * check state: ``C`` and ``true`` pass; ``I``, ``P`` (partial: the strict reading, a partial answer
@@ -124,11 +128,18 @@ def read(
     runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs if checks]
     if found or checks is None:
         raise ProblemReport(found)
-    return Imported("inspect_ai", checks, _success(threshold), tuple(run for run in runs if run))
+    ids = tuple(check.id for check in checks)
+    return Imported("inspect_ai", ids, _success(threshold, checks), tuple(run for run in runs if run))
 
 
-def _success(threshold: Decimal | None) -> str:
+def _success(threshold: Decimal | None, checks: Sequence[Check]) -> str:
     numbers = f"a number passes when it is at least {threshold}" if threshold is not None else ""
+    keyed = (
+        "a scorer whose value is a dict gives one check per key (scorer:key), each key's value read"
+        " as a value is"
+        if any(check.key is not None for check in checks)
+        else ""
+    )
     return "; ".join(
         part
         for part in (
@@ -136,6 +147,7 @@ def _success(threshold: Decimal | None) -> str:
             "I (incorrect), P (partial: a partial answer is not a correct one) and N (no answer)"
             " and false are a fail",
             numbers,
+            keyed,
             "a sample that raised an error and has no score is not evaluable",
             "a planned sample and epoch without a record is a failure",
         )
@@ -395,29 +407,71 @@ def _id(value: object) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Check:
+    """A check of the benchmark: a scorer, or one key of a scorer whose value is a dict."""
+
+    scorer: str
+    key: str | None = None
+
+    @property
+    def id(self) -> str:
+        """``scorer``, or ``scorer:key`` for a key of a dict value."""
+        return self.scorer if self.key is None else f"{self.scorer}:{self.key}"
+
+
 def _scorers(log: Log) -> tuple[str, ...]:
-    """The log's scorer names: from ``results.scores``, else the keys of its samples' scores."""
+    """The log's scorer names: from ``results.scores`` (an entry's ``scorer``: a dict-valued scorer
+    has one entry per key, named after the key), else ``eval.scorers`` (a log whose every sample
+    errored has no results), else the keys of its samples' scores."""
     results = log.header.data.get("results")
     if isinstance(results, dict) and isinstance(results.get("scores"), list):
         entries = [entry for entry in results["scores"] if isinstance(entry, dict)]
-        return tuple(dict.fromkeys(str(entry.get("name")) for entry in entries))
+        return tuple(dict.fromkeys(str(entry.get("scorer") or entry.get("name")) for entry in entries))
+    spec = log.header.data.get("eval")
+    declared = spec.get("scorers") if isinstance(spec, dict) else None
+    if isinstance(declared, list) and declared:
+        return tuple(dict.fromkeys(str(item.get("name")) for item in declared if isinstance(item, dict)))
     keys = (record.data.get("scores") for record in log.samples)
     return tuple(sorted({key for scores in keys if isinstance(scores, dict) for key in scores}))
 
 
-def _checks(logs: Sequence[Log], scorer: str | None) -> Result[tuple[str, ...]]:
-    """The checks of every run: the logs' common scorers, or the one ``scorer`` picks."""
+def _keys(logs: Sequence[Log], scorer: str) -> tuple[str, ...]:
+    """The keys of ``scorer``'s values over every sample of ``logs``, sorted, when every value is a
+    dict; () when one is not (a dict among single values is then refused at its place)."""
+    keys: set[str] = set()
+    for record in (record for log in logs for record in log.samples):
+        scores = record.data.get("scores")
+        score = scores.get(scorer) if isinstance(scores, dict) else None
+        value = score.get("value") if isinstance(score, dict) else None
+        if isinstance(score, dict) and not isinstance(value, dict):
+            return ()
+        keys.update(value if isinstance(value, dict) else ())
+    return tuple(sorted(keys))
+
+
+def _checks(logs: Sequence[Log], scorer: str | None) -> Result[tuple[Check, ...]]:
+    """The checks of every run: each of the logs' common scorers, one per key for a scorer whose
+    value is a dict; or those ``scorer`` picks (``NAME``, or ``NAME:KEY`` for one key)."""
     named = {log.path: _scorers(log) for log in logs}
     kinds = {frozenset(names) for names in named.values() if names}
     if len(kinds) > 1:
         return Result(None, tuple(_disagree(path, names) for path, names in named.items() if names))
     known = next((names for names in named.values() if names), ())
     if not known:
-        where = str(logs[0].path) if len(logs) == 1 else ", ".join(str(log.path) for log in logs)
-        return Result(None, (Problem(where, "results.scores", "no scorer: the logs hold no score"),))
-    if scorer is None or scorer in known:
-        return Result((scorer,) if scorer else known)
-    message = f"no scorer named {scorer!r}: the logs' scorers are {', '.join(known)}"
+        message = "no scorer: the log names no scorer (results.scores, eval.scorers) and holds no score"
+        return Result(None, tuple(Problem(str(log.path), "results.scores", message) for log in logs))
+    checks = tuple(
+        check
+        for name in known
+        for check in ([Check(name, key) for key in _keys(logs, name)] or [Check(name)])
+    )
+    if scorer is None:
+        return Result(checks)
+    picked = tuple(check for check in checks if scorer in (check.id, check.scorer))
+    if picked:
+        return Result(picked)
+    message = f"no scorer named {scorer!r}: the logs' scorers are {', '.join(c.id for c in checks)}"
     return Result(None, (Problem(str(logs[0].path), "results.scores", message),))
 
 
@@ -427,7 +481,7 @@ def _disagree(path: Path, names: tuple[str, ...]) -> Problem:
 
 
 def _run(
-    log: Log, checks: tuple[str, ...], threshold: Decimal | None, allow_unfinished: bool
+    log: Log, checks: tuple[Check, ...], threshold: Decimal | None, allow_unfinished: bool
 ) -> Result[ImportedRun]:
     found = Problems()
     header, path = log.header, log.path
@@ -441,7 +495,7 @@ def _run(
         message = f"unknown status {log.status!r}: expected success, error, started or cancelled"
         return Result(None, (_problem(path, header.place.at("status"), message),))
     spec = _object(header, "eval", path, found)
-    planned = _plan(spec, path, found)
+    planned = _plan(spec, log, found)
     if found:
         return found.result(None)
     observations = _observations(log, planned, checks, threshold, found)
@@ -456,7 +510,7 @@ def _run(
         producer=f"inspect_ai {_package_version(spec)}, log format {LOG_VERSION}",
         status=log.status,
         reported=_reported(log, checks, spec),
-        notes=_notes(log, spec, len(planned), len(observations)),
+        notes=_notes(log, spec, planned, len(observations)),
         created=_text(spec, "created", path, found, required=False) or "",
     )
     return found.result(run)
@@ -475,16 +529,23 @@ def _package_version(spec: Record) -> str:
     return version if isinstance(version, str) else "(version not recorded)"
 
 
-def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], ...]:
-    """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample."""
+def _plan(spec: Record, log: Log, found: Problems) -> tuple[tuple[str, int], ...]:
+    """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample; for a log
+    written before ``eval.dataset.sample_ids``, the ids its records list, when they are the whole
+    dataset (:func:`_listed_ids`)."""
+    path = log.path
     dataset = _object(spec, "dataset", path, found)
     config = _object(spec, "config", path, found)
     epochs = _integer(config, "epochs", path, found, 1)
     if epochs < 1:
         message = "no epoch: a log runs each sample at least once"
         found.append(_problem(path, config.place.at("epochs"), message))
-    ids = _sample_ids(dataset, path, found)
-    declared = _integer(dataset, "samples", path, found, len(ids))
+    if "sample_ids" in dataset.data:
+        ids = _sample_ids(dataset, path, found)
+        declared = _integer(dataset, "samples", path, found, len(ids))
+    else:
+        ids = _listed_ids(log, dataset, found)
+        declared = len(ids)
     if len(ids) > declared:
         message = f"{len(ids)} sample ids, more than the dataset's {declared} samples"
         found.append(_problem(path, dataset.place.at("samples"), message))
@@ -492,7 +553,7 @@ def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], .
 
 
 def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
-    """``sample_ids`` as text, each once; the problems of a missing list, a bad or repeated id."""
+    """``sample_ids`` as text, each once; the problems of a bad list, a bad or repeated id."""
     where = dataset.place.at("sample_ids")
     raw = dataset.data.get("sample_ids")
     if not isinstance(raw, list):
@@ -510,10 +571,34 @@ def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
     return [sample for sample in ids if sample]
 
 
+def _listed_ids(log: Log, dataset: Record, found: Problems) -> list[str]:
+    """The sample ids a log without ``eval.dataset.sample_ids`` lists in its records, in their
+    order, when they are as many as the dataset's ``samples``: the plan is then the whole dataset.
+    Otherwise a sample it never ran would be left out of the plan: refused."""
+    listed = [_id(record.data.get("id")) for record in log.samples]
+    ids = list(dict.fromkeys(sample for sample in listed if sample is not None))
+    declared = dataset.data.get("samples")
+    if isinstance(declared, int) and not isinstance(declared, bool) and len(ids) == declared > 0:
+        return ids
+    size = (
+        f"the dataset's {declared} samples"
+        if isinstance(declared, int)
+        else "no count of the dataset's samples"
+    )
+    message = (
+        "no sample_ids (a log written before inspect_ai recorded them): its records list"
+        f" {len(ids)} sample ids and it declares {size}, so the samples it planned but did not run"
+        " are unknown; import a log of the whole dataset, or re-run the eval with a current"
+        " inspect_ai (which records the planned ids)"
+    )
+    found.append(_problem(log.path, dataset.place.at("sample_ids"), message))
+    return []
+
+
 def _observations(
     log: Log,
     planned: tuple[tuple[str, int], ...],
-    checks: tuple[str, ...],
+    checks: tuple[Check, ...],
     threshold: Decimal | None,
     found: Problems,
 ) -> tuple[Observation, ...]:
@@ -545,7 +630,7 @@ def _stray(trial: tuple[str, int], planned: tuple[tuple[str, int], ...]) -> str:
 
 
 def _observation(
-    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+    record: Record, path: Path, checks: tuple[Check, ...], threshold: Decimal | None, found: Problems
 ) -> Observation | None:
     sample = _id(record.data.get("id"))
     epoch = record.data.get("epoch")
@@ -586,19 +671,30 @@ def _terminal(record: Record, path: Path, found: Problems) -> tuple[Terminal, st
 
 
 def _states(
-    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+    record: Record, path: Path, checks: tuple[Check, ...], threshold: Decimal | None, found: Problems
 ) -> list[tuple[str, CheckState, str]]:
-    """(check, state, the value as text) for each check the record has a score of."""
+    """(check, state, the value as text) for each check the record has a score of; a key its dict
+    value does not hold is a check without a score."""
     scores = _object(record, "scores", path, found, required=False)
     states: list[tuple[str, CheckState, str]] = []
-    for check in (name for name in checks if name in scores.data):
-        score = _object(scores, check, path, found)
-        place = score.place.at("value")
-        read = _state(score.data.get("value"), threshold)
+    for check in (check for check in checks if check.scorer in scores.data):
+        score = _object(scores, check.scorer, path, found)
+        place, value = score.place.at("value"), score.data.get("value")
+        if check.key is not None:
+            if not isinstance(value, dict):
+                message = (
+                    f"expected a dict of {check.scorer}'s keys (as its other scores), found {_kind(value)}"
+                )
+                found.append(_problem(path, place, message))
+                continue
+            if check.key not in value:
+                continue
+            place, value = place.at(check.key), value[check.key]
+        read = _state(value, threshold)
         if isinstance(read, str):
             found.append(_problem(path, place, read))
         else:
-            states.append((check, *read))
+            states.append((check.id, *read))
     return states
 
 
@@ -658,42 +754,105 @@ def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int
     return inputs, outputs
 
 
-def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported, ...]:
-    """inspect_ai's own accuracy of each check, exactly as written. Its counts (``scored_samples``,
-    ``total_samples``…) are not reported: the writer sets each reported figure beside benchsite's
-    pass rate, and a count is not a rate."""
-    results = log.header.data.get("results")
-    entries = results.get("scores") if isinstance(results, dict) else None
-    config = spec.data.get("config")
-    reducers = config.get("epochs_reducer") if isinstance(config, dict) else None
-    reducer = ", ".join(map(str, reducers)) if isinstance(reducers, list) and reducers else "mean"
-    basis = (
-        "inspect_ai's accuracy: the mean over scored samples of each sample's score reduced over its"
-        f" epochs by {reducer}; an errored sample and epoch has no score and is left out"
-    )
-    reported: list[Reported] = []
-    for entry in entries if isinstance(entries, list) else ():
-        if not isinstance(entry, dict) or entry.get("name") not in checks:
-            continue
-        accuracy = _metric(entry, "accuracy")
-        if accuracy is not None:
-            reported.append(Reported("accuracy", entry["name"], accuracy, basis))
+DISPERSION = frozenset(("stderr", "std", "var"))
+"""Metrics of a scorer's spread, not a rate of its samples: not set beside benchsite's pass rate."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One metric of one ``results.scores`` entry: its check, reducer, name and value as written."""
+
+    check: str
+    reducer: str
+    metric: str
+    value: str
+
+
+def _reported(log: Log, checks: tuple[Check, ...], spec: Record) -> tuple[Reported, ...]:
+    """inspect_ai's own figures of each check, exactly as written: every metric whatever its name
+    (accuracy, mean, all, pass_at_k, a category's) but a spread (stderr…), each reducer once. Its
+    counts (``scored_samples``, ``total_samples``…) are not reported: the writer sets each reported
+    figure beside benchsite's pass rate, and a count is not a rate."""
+    figures = _figures(log, {check.id: check for check in checks}, _reducers(spec))
+    reducers: dict[str, set[str]] = {}
+    for figure in figures:
+        reducers.setdefault(figure.check, set()).add(figure.reducer)
+    reported = []
+    for figure in figures:
+        several = len(reducers[figure.check]) > 1
+        name = f"{figure.metric} ({figure.reducer})" if several else figure.metric
+        reported.append(Reported(name, figure.check, figure.value, _basis(figure)))
     return tuple(reported)
 
 
+def _reducers(spec: Record) -> tuple[str, ...]:
+    config = spec.data.get("config")
+    reducers = config.get("epochs_reducer") if isinstance(config, dict) else None
+    return tuple(map(str, reducers)) if isinstance(reducers, list) and reducers else ("mean",)
+
+
+def _figures(log: Log, checks: Mapping[str, Check], reducers: tuple[str, ...]) -> list[Figure]:
+    """Every figure of the chosen checks, each (check, reducer, metric) once. An entry names its
+    reducer; one of a log older than that field is attributed only when the log has one reducer."""
+    results = log.header.data.get("results")
+    entries = results.get("scores") if isinstance(results, dict) else None
+    figures: dict[tuple[str, str, str], Figure] = {}
+    for entry in entries if isinstance(entries, list) else ():
+        check = _entry_check(entry, checks)
+        reducer = entry.get("reducer") if check is not None else None
+        if reducer is None and len(reducers) == 1:
+            reducer = reducers[0]
+        if check is None or not isinstance(reducer, str):
+            continue
+        metrics = entry.get("metrics")
+        for metric in sorted(metrics) if isinstance(metrics, dict) else ():
+            value = _metric(entry, metric)
+            if value is not None and metric not in DISPERSION:
+                figures.setdefault((check, reducer, metric), Figure(check, reducer, metric, value))
+    return list(figures.values())
+
+
+def _entry_check(entry: object, checks: Mapping[str, Check]) -> str | None:
+    """The check a ``results.scores`` entry is of: its scorer, or ``scorer:name`` for a key of a
+    dict-valued scorer; None when it is none of ``checks``."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        return None
+    name: str = entry["name"]
+    written = entry.get("scorer")
+    scorer = written if isinstance(written, str) else name
+    check = Check(scorer) if name == scorer else Check(scorer, name)
+    return check.id if check.id in checks else None
+
+
+def _basis(figure: Figure) -> str:
+    """How inspect_ai computed the figure, in words (accuracy's as it always was)."""
+    what = (
+        "inspect_ai's accuracy: the mean"
+        if figure.metric == "accuracy"
+        else f"inspect_ai's metric {figure.metric!r}, computed"
+    )
+    return (
+        f"{what} over scored samples of each sample's score reduced over its epochs by"
+        f" {figure.reducer}; an errored sample and epoch has no score and is left out"
+    )
+
+
 def _metric(entry: Mapping[str, Any], name: str) -> str | None:
+    """The metric's value as written, when it is a finite number (inspect writes NaN for a spread
+    of one sample)."""
     metrics = entry.get("metrics")
     metric = metrics.get(name) if isinstance(metrics, dict) else None
     value = metric.get("value") if isinstance(metric, dict) else None
     if isinstance(value, Number):
-        return value.text
+        return value.text if _decimal(value.text) is not None else None
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ...]:
-    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset."""
+def _notes(log: Log, spec: Record, planned: tuple[tuple[str, int], ...], observed: int) -> tuple[str, ...]:
+    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset, a
+    plan read from the records of a log written before ``sample_ids``."""
     notes: list[str] = []
-    have = f"{observed} of {planned} planned trials have a result; each missing one counts as a failure"
+    have = f"{observed} of {len(planned)} planned trials have a result; each missing one counts as a failure"
     if log.status == "started":
         notes.append(f"the log is still 'started': {have}")
     elif log.status == "cancelled":
@@ -702,8 +861,13 @@ def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ..
         notes.append(f"the eval ended in error (inspect_ai status 'error'): {have}")
     dataset = spec.data.get("dataset")
     declared = dataset.get("samples") if isinstance(dataset, dict) else None
-    ran = len(dataset.get("sample_ids") or ()) if isinstance(dataset, dict) else 0
-    if isinstance(declared, int) and ran < declared:
+    ran = len(dict.fromkeys(sample for sample, _ in planned))
+    if isinstance(dataset, dict) and "sample_ids" not in dataset:
+        notes.append(
+            f"the log predates eval.dataset.sample_ids: the plan is the {ran} sample ids its records"
+            f" list, which are all of its dataset's {declared} samples"
+        )
+    elif isinstance(declared, int) and ran < declared:
         selection = "(a --limit or --sample-id selection)"
         notes.append(f"the log ran {ran} of its dataset's {declared} samples {selection}")
     return tuple(notes)
