@@ -272,3 +272,16 @@ def test_a_real_log_without_sample_ids_imports_with_a_note(tmp_path: Path) -> No
         "the log predates eval.dataset.sample_ids: the plan is the 1 sample ids its records list,"
         " which are all of its dataset's 1 samples",
     )
+
+
+def test_a_log_without_a_version_reads_as_format_2_as_inspect_reads_it(tmp_path: Path) -> None:
+    """Every Eval Ever's data_with_llm_scoring.json has no top-level version; inspect_ai's own
+    ``EvalLog`` defaults it to 2. Here the same change, made to a generated log."""
+    log = log_of(THAI)
+    del log["version"]
+    path = tmp_path / "unversioned.json"
+    path.write_text(json.dumps(log, ensure_ascii=False), encoding="utf-8")
+    (run,) = inspect_log.read([path]).runs
+    (versioned,) = inspect_log.read([THAI]).runs
+    assert run.observations == versioned.observations
+    assert run.notes == ("the log has no 'version': read as format 2, as inspect_ai reads it",)

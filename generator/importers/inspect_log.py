@@ -193,8 +193,8 @@ def _load_bytes(path: Path, data: bytes) -> Result[Log]:
     zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
     loaded = _load_eval(path, data) if zipped else _load_json(path, data)
     header = loaded.value.header if loaded.value else None
-    if header is None or header.data.get("version") == LOG_VERSION:
-        return loaded
+    if header is None or header.data.get("version", LOG_VERSION) == LOG_VERSION:
+        return loaded  # no version: inspect_ai's own reader takes format 2, and so does this one
     version = header.data.get("version")
     message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
     return Result(None, (_problem(path, header.place.at("version"), message),))
@@ -849,9 +849,12 @@ def _metric(entry: Mapping[str, Any], name: str) -> str | None:
 
 
 def _notes(log: Log, spec: Record, planned: tuple[tuple[str, int], ...], observed: int) -> tuple[str, ...]:
-    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset, a
-    plan read from the records of a log written before ``sample_ids``."""
+    """What the run page must disclose: a log without its format version, an unfinished or failed
+    eval, a subset of the dataset, a plan read from the records of a log written before
+    ``sample_ids``."""
     notes: list[str] = []
+    if "version" not in log.header.data:
+        notes.append(f"the log has no 'version': read as format {LOG_VERSION}, as inspect_ai reads it")
     have = f"{observed} of {len(planned)} planned trials have a result; each missing one counts as a failure"
     if log.status == "started":
         notes.append(f"the log is still 'started': {have}")
