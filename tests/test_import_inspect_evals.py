@@ -246,16 +246,18 @@ def test_a_metric_not_named_accuracy_is_reported(site: Path) -> None:
     ]
 
 
-def test_a_spread_and_a_nan_are_not_set_beside_the_pass_rate(tmp_path: Path) -> None:
+def test_a_spread_is_not_reported_and_a_nan_is_noted_not_refused(tmp_path: Path) -> None:
     text = THAI.read_text(encoding="utf-8")
-    log = log_of(THAI)
-    metrics = log["results"]["scores"][0]["metrics"]
+    metrics = log_of(THAI)["results"]["scores"][0]["metrics"]
     assert set(metrics) == {"accuracy", "stderr"}
+    (run,) = inspect_log.read([THAI]).runs
+    assert [r.name for r in run.reported] == ["accuracy"]  # stderr is a spread, not a rate
     text = re.sub(r'("value": )0\.6,', r"\1NaN,", text, count=1)  # the accuracy, as inspect writes NaN
     path = tmp_path / "nan.json"
     path.write_text(text, encoding="utf-8")
     (run,) = inspect_log.read([path]).runs
     assert run.reported == ()
+    assert run.notes == ("inspect_ai's accuracy of includes is NaN, not a number: not recorded",)
 
 
 # ---- a log written before eval.dataset.sample_ids ---------------------------------------------

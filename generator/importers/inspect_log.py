@@ -1,15 +1,7 @@
 """inspect_ai logs (``.json`` and the zipped ``.eval``, log format 2) read into an :class:`Imported`.
 
-Read by the documented format, never by importing inspect_ai (an optional tool, not a dependency):
-
-* ``.json``: one object ``{version, status, eval, plan, results, stats, error, samples, reductions}``.
-* ``.eval``: a zip; ``header.json`` holds the same object without ``samples``; each sample record is a
-  member ``samples/<id>_epoch_<n>.json`` (an id with a ``/`` makes a sub-folder, so records are
-  told apart by their content, not their member name). A log still being written has no
-  ``header.json`` yet, only ``_journal/start.json`` (``{version, eval, plan}``): its status is
-  ``started``. inspect_ai 0.3.285 compresses members with zstd (zip method 93), which Python's
-  ``zipfile`` reads only from 3.14: those members are decompressed here with the standard library's
-  ``compression.zstd`` when present, else the ``zstandard`` package, and checked against their CRC.
+Each log file is read as JSON records by :mod:`generator.importers.inspect_file` (the format, the
+zip and its zstd members); this module maps the records to benchsite's trials.
 
 The mapping, decided here (and stated in :attr:`Imported.success` where it concerns the states):
 
@@ -31,20 +23,28 @@ The mapping, decided here (and stated in :attr:`Imported.success` where it conce
 
 from __future__ import annotations
 
-import io
-import json
-import struct
-import sys
-import zipfile
-import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import reading
+from generator.importers.inspect_file import (
+    LOG_VERSION,
+    Log,
+    Number,
+    Place,
+    Record,
+    as_id,
+    decimal,
+    field_integer,
+    field_object,
+    field_text,
+    kind,
+    load,
+    problem,
+)
 from generator.importers.model import (
     CheckState,
     Imported,
@@ -56,58 +56,10 @@ from generator.importers.model import (
 )
 from generator.inputs import numbers
 
-LOG_VERSION = 2
-"""The only inspect_ai log format this reader knows."""
 UNFINISHED = ("started", "cancelled")
 STATES: Mapping[str, CheckState] = {"C": "pass", "I": "fail", "P": "fail", "N": "fail"}
 """inspect_ai's value_to_float letters: correct, incorrect, partial, no answer."""
 TIMEOUTS = ("time", "working")
-ZIP_ZSTD = 93
-
-
-@dataclass(frozen=True)
-class Number:
-    """A JSON number with a fraction or exponent (or NaN / Infinity), kept as the text written."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where a value sits: the zip member ('' in a ``.json`` log) and the JSON path inside it."""
-
-    member: str = ""
-    path: str = ""
-
-    def at(self, key: str | int) -> Place:
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if self.path else key)
-        return Place(self.member, self.path + step)
-
-    def __str__(self) -> str:
-        return ": ".join(part for part in (self.member, self.path) if part)
-
-
-@dataclass(frozen=True)
-class Record:
-    """One JSON object of a log and its place."""
-
-    data: Mapping[str, Any]
-    place: Place
-
-
-@dataclass(frozen=True)
-class Log:
-    """One log file as read: its header (``eval``, ``results``…), status, and sample records."""
-
-    path: Path
-    data: bytes
-    header: Record
-    status: str
-    samples: tuple[Record, ...]
-
-
-class Unreadable(Exception):
-    """A zip member that cannot be read; caught inside this module and reported as a problem."""
 
 
 def read(
@@ -123,7 +75,7 @@ def read(
     if threshold is not None and not threshold.is_finite():
         found.append(Problem("--threshold", "", f"{threshold} is not a finite number"))
     files = found.take(_files(paths)) or ()
-    logs = [log for log in (found.take(_load(path)) for path in files) if log is not None]
+    logs = [log for log in (found.take(load(path)) for path in files) if log is not None]
     checks = found.take(_checks(logs, scorer)) if logs else None
     runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs if checks]
     if found or checks is None:
@@ -176,235 +128,6 @@ def _files(paths: Sequence[Path]) -> Result[tuple[Path, ...]]:
 def _is_log(path: Path) -> bool:
     """A log file of a folder: ``*.json`` or ``*.eval``, not inspect's own ``logs.json`` listing."""
     return path.is_file() and path.suffix in (".json", ".eval") and path.name != "logs.json"
-
-
-def _problem(path: Path, place: Place | str, message: str) -> Problem:
-    return Problem(str(path), str(place), message)
-
-
-def _load(path: Path) -> Result[Log]:
-    data = reading.read_file(path)
-    if data.value is None:
-        return Result(None, data.problems)
-    return _load_bytes(path, data.value)
-
-
-def _load_bytes(path: Path, data: bytes) -> Result[Log]:
-    zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
-    loaded = _load_eval(path, data) if zipped else _load_json(path, data)
-    header = loaded.value.header if loaded.value else None
-    if header is None or header.data.get("version", LOG_VERSION) == LOG_VERSION:
-        return loaded  # no version: inspect_ai's own reader takes format 2, and so does this one
-    version = header.data.get("version")
-    message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
-    return Result(None, (_problem(path, header.place.at("version"), message),))
-
-
-class _DuplicateKey(ValueError):
-    """A key twice in one object: refused, as in every input (``json`` would keep the last)."""
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys each appear once."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(f"the key {key!r} twice in one object: every key may appear once")
-        found[key] = value
-    return found
-
-
-def _parse(data: bytes) -> Any:
-    return json.loads(data, parse_float=Number, parse_constant=Number, object_pairs_hook=_once)
-
-
-def _load_json(path: Path, data: bytes) -> Result[Log]:
-    try:
-        body = _parse(data)
-    except UnicodeDecodeError as error:
-        return Result(None, (_problem(path, f"byte {error.start}", "not UTF-8 text: not a JSON log"),))
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        return Result(None, (_problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
-    except _DuplicateKey as error:
-        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
-    except ValueError as error:  # an integer literal longer than Python's digit limit
-        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
-    except RecursionError:
-        return Result(None, (_problem(path, "", "JSON nested too deeply to be an inspect_ai log"),))
-    if not isinstance(body, dict):
-        return Result(None, (_problem(path, "", "not an inspect_ai log: the top level is not an object"),))
-    found = Problems()
-    root = Record(body, Place())
-    samples = _array(root, "samples", path, found, required=False)
-    records = tuple(Record(item, root.place.at("samples").at(i)) for i, item in enumerate(samples))
-    for record in (record for record in records if not isinstance(record.data, dict)):
-        found.append(_problem(path, record.place, f"expected a sample object, found {_kind(record.data)}"))
-    status = _text(root, "status", path, found)
-    return found.result(Log(path, data, root, status, records) if status and not found else None)
-
-
-def _load_eval(path: Path, data: bytes) -> Result[Log]:
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, NotImplementedError, EOFError) as error:
-        return Result(None, (_problem(path, "", f"not a readable zip archive ({error}): truncated?"),))
-    with archive:
-        return _read_archive(path, data, archive)
-
-
-def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[Log]:
-    found = Problems()
-    names = set(archive.namelist())
-    finished = "header.json" in names
-    header_name = "header.json" if finished else "_journal/start.json"
-    if header_name not in names:
-        message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
-        return Result(None, (_problem(path, "", message),))
-    budget = reading.Budget(len(data))
-    header = found.take(_member(path, data, archive, archive.getinfo(header_name), budget))
-    members = [info for info in archive.infolist() if _is_sample(info)]
-    records = [found.take(_member(path, data, archive, info, budget)) for info in members]
-    if header is None or found:
-        return found.result(None)
-    status = _text(header, "status", path, found) if finished else "started"
-    samples = tuple(record for record in records if record is not None)
-    return found.result(Log(path, data, header, status, samples) if status else None)
-
-
-def _is_sample(info: zipfile.ZipInfo) -> bool:
-    """A sample record's member: ``samples/<id>_epoch_<n>.json`` (an id may hold ``/``)."""
-    return info.filename.startswith("samples/") and info.filename.endswith(".json")
-
-
-def _member(
-    path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget
-) -> Result[Record]:
-    """One zip member read as a JSON object, within the archive's ``budget``."""
-    place = Place(info.filename)
-    try:
-        body = _parse(_unzip(data, archive, info, budget))
-    except Unreadable as error:
-        return Result(None, (_problem(path, place, f"cannot be read: {error}"),))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
-        return Result(None, (_problem(path, place, f"not valid JSON: {error}"),))
-    if not isinstance(body, dict):
-        return Result(None, (_problem(path, place, "not a JSON object"),))
-    return Result(Record(body, place))
-
-
-def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
-    """The member's bytes, streamed within ``budget`` and checked against its CRC-32; raises
-    :class:`Unreadable`."""
-    try:
-        if info.compress_type != ZIP_ZSTD:
-            return _inflate(archive, info, budget)
-        content = _unzstd(_raw(data, info), info.file_size, budget)
-    except reading.Oversized as error:
-        raise Unreadable(str(error)) from None
-    if len(content) != info.file_size or zlib.crc32(content) != info.CRC:
-        raise Unreadable("its content does not match its size and CRC-32: the file is corrupt")
-    return content
-
-
-def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
-    """The member's compressed bytes, found through its local header."""
-    start = info.header_offset
-    local = data[start : start + 30]
-    if len(local) < 30 or not local.startswith(b"PK\x03\x04"):
-        raise Unreadable("its local header is missing: the file is cut short or corrupt")
-    name_length, extra_length = struct.unpack("<HH", local[26:30])
-    begin = start + 30 + name_length + extra_length
-    raw = data[begin : begin + info.compress_size]
-    if len(raw) != info.compress_size:
-        raise Unreadable("its data is cut short: the file is truncated")
-    return raw
-
-
-def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
-    """A member zipfile reads (stored, deflate…), streamed; zipfile checks its CRC-32 at the end."""
-    try:
-        with archive.open(info) as stream:
-            return budget.read(stream.read, info.file_size)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
-        raise Unreadable(str(error) or type(error).__name__) from error
-
-
-def _unzstd(raw: bytes, size: int, budget: reading.Budget) -> bytes:
-    """``raw`` zstd frames decompressed as a stream, within ``budget`` and the ``size`` declared."""
-    corrupt, opener = _zstd()
-    try:
-        with opener(raw) as stream:
-            return budget.read(stream.read, size)
-    except corrupt as error:
-        raise Unreadable(f"its zstd data is corrupt ({error})") from error
-
-
-def _zstd() -> tuple[type[Exception], Callable[[bytes], BinaryIO]]:
-    """zstd's error class and a reader of concatenated frames: the standard library's from Python
-    3.14, else the ``zstandard`` package's; raises :class:`Unreadable` when neither is there."""
-    if sys.version_info >= (3, 14):
-        from compression import zstd
-
-        return zstd.ZstdError, lambda raw: zstd.ZstdFile(io.BytesIO(raw))
-    try:
-        import zstandard
-    except ImportError:
-        raise Unreadable(
-            "it is zstd-compressed (zip method 93, inspect_ai's default); reading it needs Python 3.14"
-            " or the 'zstandard' package (pip install zstandard), or convert the log to json with"
-            " `inspect log convert --to json`"
-        ) from None
-    decompressor = zstandard.ZstdDecompressor()
-    return zstandard.ZstdError, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
-
-
-def _text(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> str | None:
-    value = record.data.get(key)
-    if isinstance(value, str) or (value is None and not required):
-        return value
-    found.append(_problem(path, record.place.at(key), f"expected text, found {_kind(value)}"))
-    return None
-
-
-def _object(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> Record:
-    value = record.data.get(key)
-    if isinstance(value, dict) or (value is None and not required):
-        return Record(value or {}, record.place.at(key))
-    found.append(_problem(path, record.place.at(key), f"expected an object, found {_kind(value)}"))
-    return Record({}, record.place.at(key))
-
-
-def _array(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> list[Any]:
-    value = record.data.get(key)
-    if isinstance(value, list) or (value is None and not required):
-        return value or []
-    found.append(_problem(path, record.place.at(key), f"expected an array, found {_kind(value)}"))
-    return []
-
-
-def _integer(record: Record, key: str, path: Path, found: Problems, default: int) -> int:
-    value = record.data.get(key, default)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    found.append(_problem(path, record.place.at(key), f"expected a whole number ≥ 0, found {_kind(value)}"))
-    return default
-
-
-def _kind(value: object) -> str:
-    if isinstance(value, Number):
-        return f"the number {value.text}"
-    names = {dict: "an object", list: "an array", str: "text", bool: "true/false", type(None): "nothing"}
-    return names.get(type(value), f"the number {value}")
-
-
-def _id(value: object) -> str | None:
-    """A sample id as text: a string as is, an integer as its decimal digits; else None."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
 
 
 @dataclass(frozen=True)
@@ -490,11 +213,11 @@ def _run(
             f"the log's status is {log.status!r} (the eval did not finish); pass --allow-unfinished"
             " to import it, each planned trial without a result counting as a failure"
         )
-        return Result(None, (_problem(path, header.place.at("status"), message),))
+        return Result(None, (problem(path, header.place.at("status"), message),))
     if log.status not in ("success", "error", *UNFINISHED):
         message = f"unknown status {log.status!r}: expected success, error, started or cancelled"
-        return Result(None, (_problem(path, header.place.at("status"), message),))
-    spec = _object(header, "eval", path, found)
+        return Result(None, (problem(path, header.place.at("status"), message),))
+    spec = field_object(header, "eval", path, found)
     planned = _plan(spec, log, found)
     if found:
         return found.result(None)
@@ -502,7 +225,7 @@ def _run(
     if found:
         return found.result(None)
     run = ImportedRun(
-        subject=_text(spec, "model", path, found) or "",
+        subject=field_text(spec, "model", path, found) or "",
         task=_task(spec, path, found),
         planned=planned,
         observations=observations,
@@ -510,17 +233,17 @@ def _run(
         producer=f"inspect_ai {_package_version(spec)}, log format {LOG_VERSION}",
         status=log.status,
         reported=_reported(log, checks, spec),
-        notes=_notes(log, spec, planned, len(observations)),
-        created=_text(spec, "created", path, found, required=False) or "",
+        notes=_notes(log, spec, planned, len(observations)) + _unreported(log, checks, spec),
+        created=field_text(spec, "created", path, found, required=False) or "",
     )
     return found.result(run)
 
 
 def _task(spec: Record, path: Path, found: Problems) -> str:
     """``eval.task``, with ``@<task_version>`` when the version is not 0."""
-    task = _text(spec, "task", path, found) or ""
+    task = field_text(spec, "task", path, found) or ""
     version = spec.data.get("task_version", 0)
-    return task if version in (0, "0", None) else f"{task}@{_id(version) or version}"
+    return task if version in (0, "0", None) else f"{task}@{as_id(version) or version}"
 
 
 def _package_version(spec: Record) -> str:
@@ -534,21 +257,21 @@ def _plan(spec: Record, log: Log, found: Problems) -> tuple[tuple[str, int], ...
     written before ``eval.dataset.sample_ids``, the ids its records list, when they are the whole
     dataset (:func:`_listed_ids`)."""
     path = log.path
-    dataset = _object(spec, "dataset", path, found)
-    config = _object(spec, "config", path, found)
-    epochs = _integer(config, "epochs", path, found, 1)
+    dataset = field_object(spec, "dataset", path, found)
+    config = field_object(spec, "config", path, found)
+    epochs = field_integer(config, "epochs", path, found, 1)
     if epochs < 1:
         message = "no epoch: a log runs each sample at least once"
-        found.append(_problem(path, config.place.at("epochs"), message))
+        found.append(problem(path, config.place.at("epochs"), message))
     if "sample_ids" in dataset.data:
         ids = _sample_ids(dataset, path, found)
-        declared = _integer(dataset, "samples", path, found, len(ids))
+        declared = field_integer(dataset, "samples", path, found, len(ids))
     else:
         ids = _listed_ids(log, dataset, found)
         declared = len(ids)
     if len(ids) > declared:
         message = f"{len(ids)} sample ids, more than the dataset's {declared} samples"
-        found.append(_problem(path, dataset.place.at("samples"), message))
+        found.append(problem(path, dataset.place.at("samples"), message))
     return tuple((sample, epoch) for sample in ids for epoch in range(1, epochs + 1))
 
 
@@ -557,16 +280,16 @@ def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
     where = dataset.place.at("sample_ids")
     raw = dataset.data.get("sample_ids")
     if not isinstance(raw, list):
-        found.append(_problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
+        found.append(problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
         return []
     ids: dict[str, None] = {}
     for index, value in enumerate(raw):
-        sample = _id(value)
+        sample = as_id(value)
         if sample is None:
-            message = f"a sample id must be text or a whole number, found {_kind(value)}"
-            found.append(_problem(path, where.at(index), message))
+            message = f"a sample id must be text or a whole number, found {kind(value)}"
+            found.append(problem(path, where.at(index), message))
         elif sample in ids:
-            found.append(_problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
+            found.append(problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
         ids[sample or ""] = None
     return [sample for sample in ids if sample]
 
@@ -575,7 +298,7 @@ def _listed_ids(log: Log, dataset: Record, found: Problems) -> list[str]:
     """The sample ids a log without ``eval.dataset.sample_ids`` lists in its records, in their
     order, when they are as many as the dataset's ``samples``: the plan is then the whole dataset.
     Otherwise a sample it never ran would be left out of the plan: refused."""
-    listed = [_id(record.data.get("id")) for record in log.samples]
+    listed = [as_id(record.data.get("id")) for record in log.samples]
     ids = list(dict.fromkeys(sample for sample in listed if sample is not None))
     declared = dataset.data.get("samples")
     if isinstance(declared, int) and not isinstance(declared, bool) and len(ids) == declared > 0:
@@ -591,7 +314,7 @@ def _listed_ids(log: Log, dataset: Record, found: Problems) -> list[str]:
         " are unknown; import a log of the whole dataset, or re-run the eval with a current"
         " inspect_ai (which records the planned ids)"
     )
-    found.append(_problem(log.path, dataset.place.at("sample_ids"), message))
+    found.append(problem(log.path, dataset.place.at("sample_ids"), message))
     return []
 
 
@@ -612,10 +335,10 @@ def _observations(
             continue
         trial = (observation.sample_id, observation.epoch)
         if trial not in order:
-            found.append(_problem(log.path, record.place, _stray(trial, planned)))
+            found.append(problem(log.path, record.place, _stray(trial, planned)))
         elif trial in seen:
             message = f"a second record of sample {trial[0]!r} epoch {trial[1]} (the first: {seen[trial]})"
-            found.append(_problem(log.path, record.place, message))
+            found.append(problem(log.path, record.place, message))
         else:
             seen[trial] = record.place
             kept.append(observation)
@@ -632,18 +355,18 @@ def _stray(trial: tuple[str, int], planned: tuple[tuple[str, int], ...]) -> str:
 def _observation(
     record: Record, path: Path, checks: tuple[Check, ...], threshold: Decimal | None, found: Problems
 ) -> Observation | None:
-    sample = _id(record.data.get("id"))
+    sample = as_id(record.data.get("id"))
     epoch = record.data.get("epoch")
     before = len(found)
     if sample is None:
-        message = f"expected a sample id, found {_kind(record.data.get('id'))}"
-        found.append(_problem(path, record.place.at("id"), message))
+        message = f"expected a sample id, found {kind(record.data.get('id'))}"
+        found.append(problem(path, record.place.at("id"), message))
     if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
-        found.append(_problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {_kind(epoch)}"))
+        found.append(problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {kind(epoch)}"))
     terminal, failure = _terminal(record, path, found)
     states = _states(record, path, checks, threshold, found)
     elapsed = _elapsed(record, path, found)
-    tokens = _tokens(_object(record, "model_usage", path, found, required=False), path, found)
+    tokens = _tokens(field_object(record, "model_usage", path, found, required=False), path, found)
     if len(found) > before or sample is None or not isinstance(epoch, int):
         return None
     return Observation(
@@ -663,10 +386,10 @@ def _terminal(record: Record, path: Path, found: Problems) -> tuple[Terminal, st
     """How the sample ended; the error's message is not kept (it may hold anything)."""
     if record.data.get("error") is not None:
         return "error", "error"
-    limit = _object(record, "limit", path, found, required=False)
+    limit = field_object(record, "limit", path, found, required=False)
     if not limit.data:
         return "completed", None
-    kind = _text(limit, "type", path, found) or "unknown"
+    kind = field_text(limit, "type", path, found) or "unknown"
     return ("timeout" if kind in TIMEOUTS else "error"), f"limit:{kind}"
 
 
@@ -675,24 +398,24 @@ def _states(
 ) -> list[tuple[str, CheckState, str]]:
     """(check, state, the value as text) for each check the record has a score of; a key its dict
     value does not hold is a check without a score."""
-    scores = _object(record, "scores", path, found, required=False)
+    scores = field_object(record, "scores", path, found, required=False)
     states: list[tuple[str, CheckState, str]] = []
     for check in (check for check in checks if check.scorer in scores.data):
-        score = _object(scores, check.scorer, path, found)
+        score = field_object(scores, check.scorer, path, found)
         place, value = score.place.at("value"), score.data.get("value")
         if check.key is not None:
             if not isinstance(value, dict):
                 message = (
-                    f"expected a dict of {check.scorer}'s keys (as its other scores), found {_kind(value)}"
+                    f"expected a dict of {check.scorer}'s keys (as its other scores), found {kind(value)}"
                 )
-                found.append(_problem(path, place, message))
+                found.append(problem(path, place, message))
                 continue
             if check.key not in value:
                 continue
             place, value = place.at(check.key), value[check.key]
         read = _state(value, threshold)
         if isinstance(read, str):
-            found.append(_problem(path, place, read))
+            found.append(problem(path, place, read))
         else:
             states.append((check.id, *read))
     return states
@@ -709,21 +432,13 @@ def _state(value: object, threshold: Decimal | None) -> tuple[CheckState, str] |
         text = value.text if isinstance(value, Number) else str(value)
         if threshold is None:
             return f"the score is a number ({text}): pass --threshold to say which numbers are a pass"
-        number = _decimal(text)
+        number = decimal(text)
         if number is None:
             return f"the score {text} is not a finite number"
         return ("pass" if number >= threshold else "fail"), text
     return (
-        f"the score is {_kind(value)} (a scorer with several values?), not one value to read as pass or fail"
+        f"the score is {kind(value)} (a scorer with several values?), not one value to read as pass or fail"
     )
-
-
-def _decimal(text: str) -> Decimal | None:
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
 
 
 def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
@@ -732,15 +447,15 @@ def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
     if value is None:
         return None
     text = value.text if isinstance(value, Number) else str(value)
-    seconds = _decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
+    seconds = decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
     if seconds is None or seconds < 0:
-        message = f"expected seconds ≥ 0, found {_kind(value)}"
-        found.append(_problem(path, record.place.at("total_time"), message))
+        message = f"expected seconds ≥ 0, found {kind(value)}"
+        found.append(problem(path, record.place.at("total_time"), message))
         return None
     milliseconds = numbers.whole(seconds, 1000)
     if milliseconds is None:
         message = f"{text[:40]} seconds: a time may hold at most {numbers.MAX_DIGITS} digits of milliseconds"
-        found.append(_problem(path, record.place.at("total_time"), message))
+        found.append(problem(path, record.place.at("total_time"), message))
     return milliseconds
 
 
@@ -748,9 +463,9 @@ def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int
     """Input and output tokens summed over the models of ``model_usage``; None when not recorded."""
     if not usage.data:
         return None, None
-    per_model = [_object(usage, model, path, found) for model in sorted(usage.data)]
-    inputs = sum(_integer(model, "input_tokens", path, found, 0) for model in per_model)
-    outputs = sum(_integer(model, "output_tokens", path, found, 0) for model in per_model)
+    per_model = [field_object(usage, model, path, found) for model in sorted(usage.data)]
+    inputs = sum(field_integer(model, "input_tokens", path, found, 0) for model in per_model)
+    outputs = sum(field_integer(model, "output_tokens", path, found, 0) for model in per_model)
     return inputs, outputs
 
 
@@ -770,19 +485,34 @@ class Figure:
 
 def _reported(log: Log, checks: tuple[Check, ...], spec: Record) -> tuple[Reported, ...]:
     """inspect_ai's own figures of each check, exactly as written: every metric whatever its name
-    (accuracy, mean, all, pass_at_k, a category's) but a spread (stderr…), each reducer once. Its
-    counts (``scored_samples``, ``total_samples``…) are not reported: the writer sets each reported
-    figure beside benchsite's pass rate, and a count is not a rate."""
+    (accuracy, mean, all, pass_at_k, a category's) but a spread (stderr…), each reducer once; one
+    that is not a finite number is noted instead (:func:`_unreported`). Its counts
+    (``scored_samples``, ``total_samples``…) are not reported: the writer sets each reported figure
+    beside benchsite's pass rate, and a count is not a rate."""
+    return tuple(
+        Reported(name, figure.check, figure.value, _basis(figure))
+        for name, figure in _named(log, checks, spec)
+        if decimal(figure.value) is not None
+    )
+
+
+def _unreported(log: Log, checks: tuple[Check, ...], spec: Record) -> tuple[str, ...]:
+    """A note for each figure inspect_ai wrote as NaN or Infinity (as it does where no sample was
+    scored): not a figure to set beside a pass rate, and not a reason to refuse the log."""
+    return tuple(
+        f"inspect_ai's {name} of {figure.check} is {figure.value}, not a number: not recorded"
+        for name, figure in _named(log, checks, spec)
+        if decimal(figure.value) is None
+    )
+
+
+def _named(log: Log, checks: tuple[Check, ...], spec: Record) -> list[tuple[str, Figure]]:
+    """Each figure and its name: the metric's, with its reducer when the check has several."""
     figures = _figures(log, {check.id: check for check in checks}, _reducers(spec))
     reducers: dict[str, set[str]] = {}
     for figure in figures:
         reducers.setdefault(figure.check, set()).add(figure.reducer)
-    reported = []
-    for figure in figures:
-        several = len(reducers[figure.check]) > 1
-        name = f"{figure.metric} ({figure.reducer})" if several else figure.metric
-        reported.append(Reported(name, figure.check, figure.value, _basis(figure)))
-    return tuple(reported)
+    return [(f"{f.metric} ({f.reducer})" if len(reducers[f.check]) > 1 else f.metric, f) for f in figures]
 
 
 def _reducers(spec: Record) -> tuple[str, ...]:
@@ -838,13 +568,12 @@ def _basis(figure: Figure) -> str:
 
 
 def _metric(entry: Mapping[str, Any], name: str) -> str | None:
-    """The metric's value as written, when it is a finite number (inspect writes NaN for a spread
-    of one sample)."""
+    """The metric's value as written, when it is a number (NaN and Infinity included)."""
     metrics = entry.get("metrics")
     metric = metrics.get(name) if isinstance(metrics, dict) else None
     value = metric.get("value") if isinstance(metric, dict) else None
     if isinstance(value, Number):
-        return value.text if _decimal(value.text) is not None else None
+        return value.text
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
