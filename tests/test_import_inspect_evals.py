@@ -287,3 +287,17 @@ def test_a_log_without_a_version_reads_as_format_2_as_inspect_reads_it(tmp_path:
     (versioned,) = inspect_log.read([THAI]).runs
     assert run.observations == versioned.observations
     assert run.notes == ("the log has no 'version': read as format 2, as inspect_ai reads it",)
+
+
+def test_numbers_without_a_threshold_are_refused_once_per_check(tmp_path: Path) -> None:
+    strict = [s["scores"]["strict_and_loose"]["value"]["strict"] for s in log_of(DICT_SCORE)["samples"]]
+    refused = run_cli("import", "inspect", DICT_SCORE, "--into", tmp_path / "out")
+    assert refused.exit_code == EXIT_INVALID
+    assert refused.output.count("pass --threshold") == 1
+    assert (
+        f"{DICT_SCORE}: samples[0].scores.strict_and_loose.value.strict: the score is a number"
+        f" ({strict[0]}): pass --threshold to say which numbers are a pass ({len(strict) - 1} more of"
+        " strict_and_loose:strict's scores are numbers)"
+    ) in refused.output
+    assert "Traceback" not in refused.output
+    assert not (tmp_path / "out").exists()

@@ -221,6 +221,8 @@ def _run(
     planned = _plan(spec, log, found)
     if found:
         return found.result(None)
+    if threshold is None and (unthresholded := _numbers(log, checks)):
+        return Result(None, unthresholded)
     observations = _observations(log, planned, checks, threshold, found)
     if found:
         return found.result(None)
@@ -419,6 +421,36 @@ def _states(
         else:
             states.append((check.id, *read))
     return states
+
+
+def _numbers(log: Log, checks: tuple[Check, ...]) -> tuple[Problem, ...]:
+    """Once per check whose scores are numbers, at the first: it needs ``--threshold`` (one message,
+    not one per sample)."""
+    found: dict[str, tuple[Place, str, int]] = {}
+    for record in log.samples:
+        for check in checks:
+            place, value = _score_value(record, check)
+            if isinstance(value, int | Number) and not isinstance(value, bool):
+                text = value.text if isinstance(value, Number) else str(value)
+                first, shown, count = found.get(check.id, (place, text, 0))
+                found[check.id] = (first, shown, count + 1)
+    problems = []
+    for check_id, (place, text, count) in found.items():
+        more = f" ({count - 1} more of {check_id}'s scores are numbers)" if count > 1 else ""
+        message = f"the score is a number ({text}): pass --threshold to say which numbers are a pass{more}"
+        problems.append(problem(log.path, place, message))
+    return tuple(problems)
+
+
+def _score_value(record: Record, check: Check) -> tuple[Place, object]:
+    """The place and value of ``check`` in a record (None when it has none there)."""
+    scores = record.data.get("scores")
+    score = scores.get(check.scorer) if isinstance(scores, dict) else None
+    place = record.place.at("scores").at(check.scorer).at("value")
+    value = score.get("value") if isinstance(score, dict) else None
+    if check.key is None:
+        return place, value
+    return place.at(check.key), value.get(check.key) if isinstance(value, dict) else None
 
 
 def _state(value: object, threshold: Decimal | None) -> tuple[CheckState, str] | str:
