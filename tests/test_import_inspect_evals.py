@@ -301,3 +301,24 @@ def test_numbers_without_a_threshold_are_refused_once_per_check(tmp_path: Path) 
     ) in refused.output
     assert "Traceback" not in refused.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason"),
+    [
+        ("ข้อ\u200b-๑", "sample id 'ข้อ\\u200b-๑': "),  # a zero-width space: two ids would read the same
+        ("", "an empty sample id: a prompt needs an id to be shown by"),
+    ],
+)
+def test_a_sample_id_a_page_cannot_show_is_refused_at_its_place_in_the_log(
+    tmp_path: Path, bad: str, reason: str
+) -> None:
+    log = log_of(THAI)
+    log["eval"]["dataset"]["sample_ids"][2] = bad
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(log), encoding="utf-8")
+    refused = run_cli("import", "inspect", path, "--into", tmp_path / "out")
+    assert refused.exit_code == EXIT_INVALID
+    (line,) = [line for line in refused.output.splitlines() if "sample_ids[2]" in line]
+    assert line.removeprefix("Error: ").startswith(f"{path}: eval.dataset.sample_ids[2]: {reason}")
+    assert not (tmp_path / "out").exists()

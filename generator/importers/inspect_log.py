@@ -55,6 +55,7 @@ from generator.importers.model import (
     Terminal,
 )
 from generator.inputs import numbers
+from generator.inputs.readable import hidden_character
 
 UNFINISHED = ("started", "cancelled")
 STATES: Mapping[str, CheckState] = {"C": "pass", "I": "fail", "P": "fail", "N": "fail"}
@@ -287,13 +288,23 @@ def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
     ids: dict[str, None] = {}
     for index, value in enumerate(raw):
         sample = as_id(value)
-        if sample is None:
-            message = f"a sample id must be text or a whole number, found {kind(value)}"
-            found.append(problem(path, where.at(index), message))
-        elif sample in ids:
-            found.append(problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
+        reason = _id_problem(sample, value, ids)
+        if reason is not None:
+            found.append(problem(path, where.at(index), reason))
         ids[sample or ""] = None
     return [sample for sample in ids if sample]
+
+
+def _id_problem(sample: str | None, value: object, ids: Mapping[str, None]) -> str | None:
+    """Why a declared sample id cannot be a prompt's id (the pages show it as written), or None."""
+    if sample is None:
+        return f"a sample id must be text or a whole number, found {kind(value)}"
+    if not sample:
+        return "an empty sample id: a prompt needs an id to be shown by"
+    if sample in ids:
+        return f"sample id {sample!r} is declared twice"
+    hidden = hidden_character(sample)
+    return f"sample id {sample!r}: {hidden}" if hidden else None
 
 
 def _listed_ids(log: Log, dataset: Record, found: Problems) -> list[str]:
