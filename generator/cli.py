@@ -658,7 +658,10 @@ def _import(
 @click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @import_options
 @click.option(
-    "--scorer", default=None, help="The scorer whose value decides success [default: every scorer]."
+    "--scorer",
+    default=None,
+    help="The scorer whose value decides success, or NAME:KEY for one key of a scorer whose value is"
+    " a dict [default: every scorer, each key of a dict one].",
 )
 @click.option(
     "--threshold",

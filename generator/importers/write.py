@@ -104,26 +104,11 @@ def labels_of(subjects: Iterable[str], blind: bool) -> dict[str, str]:
     return labels
 
 
-def _prompt_ids(imported: Imported, file: str) -> dict[tuple[str, str], str]:
-    """(task, sample id) → prompt id; two sample ids of a task that read the same once made safe are
-    refused (they could not be told apart on a page)."""
-    ids: dict[tuple[str, str], str] = {}
-    problems = []
-    taken: dict[tuple[str, str], str] = {}
-    for run in imported.runs:
-        for sample, _ in run.planned:
-            if (run.task, sample) in ids:
-                continue
-            prompt = sample if SAFE.match(sample) else safe_name(sample)
-            other = taken.get((run.task, prompt.casefold()))
-            if other is not None and other != sample:
-                message = f"sample ids {other!r} and {sample!r} of task {run.task!r} read the same as ids"
-                problems.append(Problem(file, "samples", message))
-            taken[(run.task, prompt.casefold())] = sample
-            ids[(run.task, sample)] = prompt
-    if problems:
-        raise ProblemReport(problems)
-    return ids
+def _prompt_ids(imported: Imported) -> dict[tuple[str, str], str]:
+    """(task, sample id) → prompt id: the sample id as the producer wrote it, in any script. A prompt
+    id is text the pages show, never a file name: a trial id that needs one is made from a digest
+    (:meth:`Layout.trial_id`), so two ids a letter apart stay two prompts."""
+    return {(run.task, sample): sample for run in imported.runs for sample, _ in run.planned}
 
 
 def _one_run_per_subject_and_task(imported: Imported, file: str) -> None:
@@ -147,7 +132,7 @@ class Layout:
         _one_run_per_subject_and_task(imported, file)
         self.labels = labels_of((r.who for r in imported.runs), blind)
         self.tasks = sorted({r.task for r in imported.runs})
-        self.prompts = _prompt_ids(imported, file)
+        self.prompts = _prompt_ids(imported)
         self.many_tasks = len(self.tasks) > 1
 
     def run_id(self, run: ImportedRun) -> str:
@@ -451,14 +436,15 @@ def run_files(
 
 
 def shown_text_problems(imported: Imported, options: Options, file: str) -> list[Problem]:
-    """The producer's text that a page shows (model, task, producer and version, checks, figures'
-    names, notes, the title), each checked as a name or title in our own inputs is: a character a
+    """The producer's text that a page shows (model, task, sample ids, producer and version, checks,
+    figures' names, notes, the title), each checked as a name or title in our own inputs is: a character a
     reader does not see is refused here, with the producer file that holds it, not by the build."""
     shown: list[tuple[str, str, str]] = [("--title", "", options.title or "")]
     shown += [(file, "checks", check) for check in imported.checks]
     for run in imported.runs:
         source = run.sources[0].name if run.sources else file
         shown += [(source, "model", run.who), (source, "task", run.task)]
+        shown += [(source, "sample id", sample) for sample in dict.fromkeys(s for s, _ in run.planned)]
         shown.append((source, "producer", run.producer))
         for figure in run.reported:
             shown += [(source, "reported", figure.name), (source, "reported", figure.check)]
