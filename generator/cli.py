@@ -628,7 +628,8 @@ def _import(
         raise click.UsageError(f"{key_file}: already exists; --key writes a new file")
     from generator.publish.blind_scan import find_revealed
 
-    written = write(read(), into, Options(title=title, blind=blind, blind_scan=find_revealed), str(into))
+    imported = read()
+    written = write(imported, into, Options(title=title, blind=blind, blind_scan=find_revealed), str(into))
     if key_file is not None:
         from generator.importers.write import pretty
 
@@ -645,6 +646,8 @@ def _import(
         f"imported: {printable(str(written.folder))} — {what}, {written.planned} planned trials, sealed; "
         "publish with: benchsite build"
     )
+    for left_out in imported.left_out:
+        click.echo(f"left out: {printable(left_out)}")
     if key_file is not None:
         click.echo(
             f"labels → models: {printable(str(key_file))} (keep it out of the inputs until the reveal)"
@@ -655,7 +658,10 @@ def _import(
 @click.argument("logs", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @import_options
 @click.option(
-    "--scorer", default=None, help="The scorer whose value decides success [default: every scorer]."
+    "--scorer",
+    default=None,
+    help="The scorer whose value decides success, or NAME:KEY for one key of a scorer whose value is"
+    " a dict [default: every scorer, each key of a dict one].",
 )
 @click.option(
     "--threshold",
@@ -691,7 +697,14 @@ def import_inspect_cmd(
 @import_group.command("lm-eval", epilog=IMPORT_CODES)
 @click.argument("results_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @import_options
-@click.option("--metric", default=None, help="The metric that decides success [default: the task's first].")
+@click.option(
+    "--metric",
+    "metrics",
+    multiple=True,
+    metavar="[TASK=]METRIC",
+    help="The metric that decides success, for every task or for TASK (repeatable) "
+    "[default: each task's first per-sample metric].",
+)
 @click.option(
     "--threshold", default=None, metavar="NUMBER", help="A metric value at or above this is a pass."
 )
@@ -702,16 +715,22 @@ def import_lm_eval_cmd(
     title: str | None,
     blind: bool,
     key_file: Path | None,
-    metric: str | None,
+    metrics: tuple[str, ...],
     threshold: str | None,
 ) -> None:
     """lm-evaluation-harness output written with --output_path … --log_samples."""
     from generator.importers import lm_eval_results
 
     limit = _threshold(threshold)
+    every = [metric for metric in metrics if "=" not in metric]
+    if len(every) > 1:
+        raise click.UsageError(f"--metric {every[1]}: one metric for every task at most (or TASK=METRIC)")
+    by_task = dict(metric.partition("=")[::2] for metric in metrics if "=" in metric)
 
     def read() -> Imported:
-        return lm_eval_results.read(results_dir, metric=metric, threshold=limit)
+        return lm_eval_results.read(
+            results_dir, metric=every[0] if every else None, task_metrics=by_task, threshold=limit
+        )
 
     _import(read, into, title, blind, key_file)
 

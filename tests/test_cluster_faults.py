@@ -115,6 +115,7 @@ def listening(answer: bytes | None) -> Iterator[str]:
         thread.join(timeout=5)
 
 
+@pytest.mark.slow  # a build against a real server or scheduler
 @pytest.mark.parametrize(
     ("answer", "said"),
     [
@@ -133,6 +134,7 @@ def test_a_server_that_is_not_a_scheduler_stops_the_build_in_bounded_time(
     assert not (tmp_path / "site").exists()
 
 
+@pytest.mark.slow  # a build against a real server or scheduler
 def test_a_scheduler_without_workers_stops_the_build_in_bounded_time(tmp_path: Path) -> None:
     with distributed.LocalCluster(
         n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1", dashboard_address="127.0.0.1:0"

@@ -360,7 +360,7 @@ def test_an_unknown_scorer_is_refused_with_the_known_ones() -> None:
 
 def test_logs_with_different_scorers_are_refused(tmp_path: Path) -> None:
     def rename(log: dict[str, Any]) -> None:
-        log["results"]["scores"][0]["name"] = "match"
+        log["results"]["scores"][0]["name"] = log["results"]["scores"][0]["scorer"] = "match"
 
     path = json_copy(MODEL_JSON, tmp_path, rename)
     report = refusal([path, OTHER_JSON])
@@ -389,10 +389,30 @@ def test_undeclared_samples_and_epochs_are_refused(tmp_path: Path) -> None:
     ]
 
 
-def test_a_log_without_sample_ids_is_refused(tmp_path: Path) -> None:
+def test_a_log_without_sample_ids_imports_when_its_records_are_the_whole_dataset(tmp_path: Path) -> None:
+    """Issue 45: a log written before ``sample_ids``; its records list all 8 of the dataset's ids."""
     path = json_copy(MODEL_JSON, tmp_path, lambda log: log["eval"]["dataset"].pop("sample_ids"))
+    (run,) = inspect_log.read([path]).runs
+    (declared,) = inspect_log.read([MODEL_JSON]).runs
+    assert sorted(run.planned) == sorted(declared.planned)
+    assert set(run.observations) == set(declared.observations)
+    assert run.notes == (
+        "the log predates eval.dataset.sample_ids: the plan is the 8 sample ids its records list,"
+        " which are all of its dataset's 8 samples",
+    )
+
+
+def test_a_log_without_sample_ids_that_ran_part_of_its_dataset_is_refused(tmp_path: Path) -> None:
+    def older(log: dict[str, Any]) -> None:
+        log["eval"]["dataset"].pop("sample_ids")
+        log["eval"]["dataset"]["samples"] = 500  # as a --limit run records the whole dataset's size
+
+    path = json_copy(MODEL_JSON, tmp_path, older)
     assert one_line(refusal([path])) == (
-        f"{path}: eval.dataset.sample_ids: no list of sample ids: the plan (the denominator) is unknown"
+        f"{path}: eval.dataset.sample_ids: no sample_ids (a log written before inspect_ai recorded them):"
+        " its records list 8 sample ids and it declares the dataset's 500 samples, so the samples it"
+        " planned but did not run are unknown; import a log of the whole dataset, or re-run the eval"
+        " with a current inspect_ai (which records the planned ids)"
     )
 
 

@@ -46,14 +46,19 @@ MODELS = {seed_of(folder): folder for folder in sorted(OUTPUT.iterdir())}
 
 LATER = "2099-01-01T00-00-00.000000"
 """A results file timestamp later than any fixture's, in lm-eval's form."""
-SUBJECT_NOTE = (
-    "another results file of this import ran dummy on this task too: its seeds "
-    "(config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"
-)
+
+
+def subject_notes(seed: int) -> tuple[str, str]:
+    """The notes of a fixture run beside another seed of the dummy model."""
+    return (
+        f"lm-eval's config: model dummy, model_args none, seed={seed}",
+        f"another results file of this import ran dummy on this task too: seed={seed} tells this run "
+        "apart (the model's arguments, then its seeds, then its file's timestamp, as few as do)",
+    )
 
 
 def run_of(seed: int) -> ImportedRun:
-    (run,) = [run for run in read(OUTPUT).runs if run.subject == f"dummy seed={seed}"]
+    (run,) = [run for run in read(OUTPUT).runs if run.who == f"dummy seed={seed}"]
     return run
 
 
@@ -100,13 +105,14 @@ def test_reported_is_the_results_file_text(seed: int) -> None:
     (reported,) = run_of(seed).reported
     assert (reported.name, reported.check, reported.value) == ("acc", "acc", written.group(1))
     assert reported.basis == "lm-eval's acc: mean over the task's samples (filter none)"
-    assert run_of(seed).notes == (SUBJECT_NOTE,)  # no cross-check note: 1 pass of 10 is lm-eval's 0.1
+    assert run_of(seed).notes == subject_notes(seed)  # no cross-check note: 1 pass of 10 is lm-eval's 0.1
 
 
 def test_two_models_on_the_same_docs_that_disagree() -> None:
     imported = read(OUTPUT)
     assert (imported.producer, imported.checks) == ("lm-eval", ("acc",))
-    assert sorted(run.subject for run in imported.runs) == ["dummy seed=1", "dummy seed=2"]
+    assert [run.subject for run in imported.runs] == ["dummy", "dummy"]
+    assert sorted(run.variant for run in imported.runs) == ["seed=1", "seed=2"]
     first, second = run_of(1), run_of(2)
     assert first.planned == second.planned
     assert [o.sample_id for o in first.observations] == [o.sample_id for o in second.observations]
@@ -131,8 +137,8 @@ def test_run_facts_and_sources_byte_for_byte(seed: int) -> None:
 
 def test_one_model_folder_alone_is_named_by_its_model() -> None:
     (run,) = read(MODELS[2]).runs
-    assert run.subject == "dummy"
-    assert run.notes == ()
+    assert (run.subject, run.variant) == ("dummy", "")
+    assert run.notes == ("lm-eval's config: model dummy, model_args none, seed=2",)
     assert run.observations == run_of(2).observations
 
 
@@ -145,8 +151,9 @@ def test_the_same_model_and_seed_twice_is_told_apart_by_the_timestamp(tmp_path: 
     stamp = results.stem.removeprefix("results_")
     for path in MODELS[1].iterdir():
         (rerun / path.name.replace(stamp, LATER)).write_bytes(path.read_bytes())
-    subjects = sorted(run.subject for run in read(tmp_path / "output").runs)
-    assert subjects == [f"dummy seed=1 run {stamp}", f"dummy seed=1 run {LATER}", "dummy seed=2"]
+    runs = read(tmp_path / "output").runs
+    assert {run.subject for run in runs} == {"dummy"}
+    assert sorted(run.variant for run in runs) == [f"seed=1 run {stamp}", f"seed=1 run {LATER}", "seed=2"]
 
 
 def test_metric_picks_another_metric() -> None:
@@ -154,7 +161,7 @@ def test_metric_picks_another_metric() -> None:
     assert imported.checks == ("acc_norm,none",)
     for seed, folder in MODELS.items():
         expected = [line["acc_norm"] == 1 for line in samples_lines(folder)]
-        (run,) = [run for run in imported.runs if run.subject == f"dummy seed={seed}"]
+        (run,) = [run for run in imported.runs if run.who == f"dummy seed={seed}"]
         assert [dict(o.checks)["acc_norm,none"] == "pass" for o in run.observations] == expected
         assert run.reported[0].value == "0.2"
 
@@ -212,11 +219,25 @@ def test_a_doc_id_outside_the_plan_is_refused(output: Path) -> None:
 
 
 def test_a_missing_samples_file_asks_for_log_samples(output: Path) -> None:
+    """Every task without its samples file: nothing per sample to import."""
     model_file(output, 1, "samples_*.jsonl").unlink()
+    model_file(output, 2, "samples_*.jsonl").unlink()
     results = model_file(output, 1, "results_*.json")
     message = refusal(output)
     assert f"{results}: $.configs.{TASK}: no samples_{TASK}_" in message
     assert "run lm_eval with --log_samples" in message
+    assert "2 problem(s)" in message
+
+
+def test_a_task_without_its_samples_file_is_left_out_and_the_others_imported(output: Path) -> None:
+    model_file(output, 1, "samples_*.jsonl").unlink()
+    results = model_file(output, 1, "results_*.json")
+    imported = read(output)
+    (run,) = imported.runs
+    assert run.who == "dummy seed=2"
+    assert imported.left_out == (f"{TASK} of {results.name}: not derivable: no per-sample file",)
+    note = f"task {TASK} of {results.name}: not derivable: no per-sample file (lm_eval --log_samples)"
+    assert f"{note}: not imported" in run.notes
 
 
 def test_an_unknown_metric_lists_the_known_ones(output: Path) -> None:
@@ -242,11 +263,11 @@ def test_a_value_neither_0_nor_1_needs_a_threshold(output: Path) -> None:
 def test_a_threshold_reads_numbers_and_the_disagreement_is_noted(output: Path) -> None:
     samples = model_file(output, 1, "samples_*.jsonl")
     edit_line(samples, 3, '"acc": 0.0,', '"acc": 0.5,')
-    (run,) = [run for run in read(output, threshold=Decimal("0.5")).runs if run.subject == "dummy seed=1"]
+    (run,) = [run for run in read(output, threshold=Decimal("0.5")).runs if run.who == "dummy seed=1"]
     assert dict(run.observations[2].checks)["acc"] == "pass"
     assert dict(run.observations[2].values)["acc"] == "0.5"
     assert run.notes == (
-        SUBJECT_NOTE,
+        *subject_notes(1),
         "lm-eval reports acc 0.1, but 2 of the 10 planned samples pass (2/10): "
         "lm-eval's mean is of its values over the samples it ran",
     )
@@ -259,10 +280,13 @@ def test_a_limited_run_plans_the_docs_it_ran_and_says_so() -> None:
     assert (written["config"]["limit"], written["n-samples"][TASK]) == (5.0, {"original": 10, "effective": 5})
     expected = {str(line["doc_id"]): "pass" if line["acc"] == 1 else "fail" for line in samples_lines(folder)}
     (run,) = read(LIMITED).runs
-    assert run.subject == "dummy"
+    assert (run.subject, run.variant) == ("dummy", "")
     assert run.planned == tuple((str(doc_id), 1) for doc_id in range(5))
     assert {o.sample_id: dict(o.checks)["acc"] for o in run.observations} == expected
-    assert run.notes == ("lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5",)
+    assert run.notes == (
+        "lm-eval's config: model dummy, model_args none, seed=3",
+        "lm-eval ran 5 of the task's 10 docs (--limit 5.0): the plan is those 5",
+    )
 
 
 def test_fewer_docs_without_a_limit_are_refused(tmp_path: Path) -> None:
@@ -297,7 +321,7 @@ def add_a_second_filter(output: Path, seed: int) -> Path:
 
 def test_a_metric_with_two_filters_must_be_named_with_one(output: Path) -> None:
     results = add_a_second_filter(output, 1)
-    message = refusal(output)
+    message = refusal(output, metric="acc")
     assert f"{results}: $.results.{TASK}: metric acc has several filters here (acc,none; acc,other" in message
     assert "the task has no metric acc,other" in refusal(output, metric="acc,other")  # seed 2 has none
     (run,) = read(output / MODELS[1].name, metric="acc,other").runs
@@ -308,9 +332,19 @@ def test_a_metric_with_two_filters_must_be_named_with_one(output: Path) -> None:
     )
 
 
+def test_by_default_a_task_with_two_filters_is_decided_by_its_first_key(output: Path) -> None:
+    add_a_second_filter(output, 1)
+    imported = read(output)
+    assert imported.checks == ("acc,none",)
+    (run,) = [run for run in imported.runs if run.who == "dummy seed=1"]
+    assert [dict(o.checks)["acc,none"] for o in run.observations] == [
+        "pass" if line["acc"] == 1 else "fail" for line in samples_lines(MODELS[1])
+    ]
+
+
 def test_lines_of_another_filter_are_not_duplicates(output: Path) -> None:
     add_a_second_filter(output, 1)
-    (run,) = [run for run in read(output, metric="acc,none").runs if run.subject == "dummy seed=1"]
+    (run,) = [run for run in read(output, metric="acc,none").runs if run.who == "dummy seed=1"]
     assert [dict(o.checks)["acc,none"] for o in run.observations] == [
         "pass" if line["acc"] == 1 else "fail" for line in samples_lines(MODELS[1])
     ]
@@ -319,7 +353,7 @@ def test_lines_of_another_filter_are_not_duplicates(output: Path) -> None:
 def test_a_null_value_is_not_evaluable(output: Path) -> None:
     samples = model_file(output, 1, "samples_*.jsonl")
     edit_line(samples, 4, '"acc": 1.0,', '"acc": null,')
-    (run,) = [run for run in read(output).runs if run.subject == "dummy seed=1"]
+    (run,) = [run for run in read(output).runs if run.who == "dummy seed=1"]
     assert dict(run.observations[3].checks)["acc"] == "not_evaluable"
     assert dict(run.observations[3].values)["acc"] == "null"
 
@@ -343,7 +377,7 @@ def test_a_corrupt_results_file_is_refused(output: Path) -> None:
 
 def test_a_folder_without_results_is_refused(tmp_path: Path) -> None:
     message = refusal(tmp_path)
-    assert f"{tmp_path}: holds no results_*.json" in message
+    assert f"{tmp_path}: holds no lm-eval results file (results_<timestamp>.json" in message
     assert "--output_path" in message
 
 
@@ -351,12 +385,14 @@ def test_the_same_files_in_two_folders_are_refused(output: Path) -> None:
     shutil.copytree(MODELS[1], output / "copy")
     (results,) = (output / "copy").glob("results_*.json")
     message = refusal(output)
-    assert f"{output / MODELS[1].name / results.name}: $.configs.{TASK}: runs dummy seed=1 run " in message
+    assert (
+        f"{output / MODELS[1].name / results.name}: $.configs.{TASK}: runs dummy seed=1 on {TASK}," in message
+    )
     assert f"as {results} does: import one of them" in message
 
 
 def test_every_problem_is_reported_at_once(output: Path) -> None:
-    model_file(output, 1, "samples_*.jsonl").unlink()
+    edit_line(model_file(output, 1, "samples_*.jsonl"), 3, '"doc_id": 2,', '"doc_id": 1,')
     edit_line(model_file(output, 2, "samples_*.jsonl"), 5, '"doc_id": 4,', '"doc_id": 2,')
     assert "2 problem(s)" in refusal(output)
 
@@ -391,6 +427,7 @@ DELETE = object()
 WRONG = (DELETE, None, "x", [], {}, True, -1, 2.5, float("nan"))
 
 
+@pytest.mark.slow  # every value of a file broken in turn
 @pytest.mark.parametrize("kind", ["results", "samples"])
 def test_no_broken_value_makes_a_traceback(output: Path, kind: str) -> None:
     """Each place of a results file and of a samples line, deleted or given a wrong value: the

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -135,12 +137,37 @@ def test_an_existing_folder_is_never_touched(tmp_path: Path) -> None:
 
 def test_a_refused_import_leaves_nothing_behind(tmp_path: Path) -> None:
     bad = _imported()
-    clash = ImportedRun(**{**bad.runs[0].__dict__, "planned": (("a b", 1), ("a-b", 1)), "observations": ()})
+    hidden = ImportedRun(**{**bad.runs[0].__dict__, "planned": (("a\u200bb", 1),), "observations": ()})
     with pytest.raises(ProblemReport) as refused:
-        write(Imported(bad.producer, bad.checks, bad.success, (clash,)), tmp_path / "demo", Options(), "logs")
+        write(replace(bad, runs=(hidden,)), tmp_path / "demo", Options(), "logs")
     assert refused.value.exit_code == EXIT_INVALID
-    assert "sample ids 'a b' and 'a-b' of task 'demo' read the same as ids" in str(refused.value)
+    assert "org_model-a.log: sample id: 'a\\u200bb': " in str(refused.value)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_sample_ids_are_prompt_ids_as_written_and_trial_ids_digests(tmp_path: Path) -> None:
+    """Issue 45: a prompt id is text in any script; two ids a letter apart are two prompts."""
+    base = _imported()
+    ids = ("a b", "a-b", "ข้อ-๑", "ข้อ-๒", "HumanEval/0", "s1")
+    run = ImportedRun(**{**base.runs[0].__dict__, "planned": tuple((i, 1) for i in ids), "observations": ()})
+    runs = tmp_path / "runs"
+    write(Imported(base.producer, base.checks, base.success, (run,)), runs / "demo", Options(), "logs")
+    declared = json.loads((runs / "demo" / "benchmark.json").read_text(encoding="utf-8"))
+    assert sorted(p["id"] for p in declared["prompt_corpora"][0]["prompts"]) == sorted(ids)
+    trials = json.loads((runs / "demo" / "trial-plan.json").read_text(encoding="utf-8"))["trials"]
+    assert sorted(t["prompt_id"] for t in trials) == sorted(ids)
+    by_prompt = {t["prompt_id"]: t["trial_id"] for t in trials}
+    assert by_prompt["s1"] == "org-model-a.s1.e1"  # a safe id keeps its readable trial id
+    assert by_prompt["a-b"] == "org-model-a.a-b.e1"
+    unsafe = [by_prompt[i] for i in ids if i not in ("s1", "a-b")]
+    assert len(set(unsafe)) == len(unsafe)
+    assert all(re.fullmatch(r"org-model-a\.[0-9a-f]{16}", trial) for trial in unsafe)
+    out = tmp_path / "site"
+    built = run_cli("build", "--runs", runs, "--out", out, "--site-version", "v1", "--quiet")
+    assert built.exit_code == 0, built.output
+    scores = (out / "v1/data/scores/demo.json").read_text(encoding="utf-8")
+    shown = set(re.findall(r'"prompt_id": ("(?:[^"\\]|\\.)*")', scores))
+    assert {json.loads(text) for text in shown} == set(ids)
 
 
 def test_an_observation_the_run_did_not_plan_is_refused(tmp_path: Path) -> None:
@@ -226,7 +253,7 @@ def test_two_runs_of_one_model_are_told_apart_by_a_stable_suffix_the_run_explain
     suffix = {v: hashlib.sha256(v.encode()).hexdigest()[:6] for v in variants}
     labels = {f"Qwen-Qwen3-8B-{suffix[v]}": v for v in variants}
     assert set(written.labels) == set(labels)
-    assert set(written.labels.values()) == {"Qwen/Qwen3-8B"}
+    assert written.labels == {label: f"Qwen/Qwen3-8B {variant}" for label, variant in labels.items()}
     for label, variant in labels.items():
         meta = json.loads((runs / "demo" / f"run-{label}" / "run.json").read_text())
         assert meta["subject"] == "Qwen/Qwen3-8B"

@@ -1,22 +1,18 @@
 """inspect_ai logs (``.json`` and the zipped ``.eval``, log format 2) read into an :class:`Imported`.
 
-Read by the documented format, never by importing inspect_ai (an optional tool, not a dependency):
-
-* ``.json``: one object ``{version, status, eval, plan, results, stats, error, samples, reductions}``.
-* ``.eval``: a zip; ``header.json`` holds the same object without ``samples``; each sample record is a
-  member ``samples/<id>_epoch_<n>.json`` (an id with a ``/`` makes a sub-folder, so records are
-  told apart by their content, not their member name). A log still being written has no
-  ``header.json`` yet, only ``_journal/start.json`` (``{version, eval, plan}``): its status is
-  ``started``. inspect_ai 0.3.285 compresses members with zstd (zip method 93), which Python's
-  ``zipfile`` reads only from 3.14: those members are decompressed here with the standard library's
-  ``compression.zstd`` when present, else the ``zstandard`` package, and checked against their CRC.
+Each log file is read as JSON records by :mod:`generator.importers.inspect_file` (the format, the
+zip and its zstd members); this module maps the records to benchsite's trials.
 
 The mapping, decided here (and stated in :attr:`Imported.success` where it concerns the states):
 
 * one run per log file: subject ``eval.model``; task ``eval.task``, with ``@<task_version>`` when
   the version is not 0 (two versions of a task are two prompt corpora, never pooled);
 * plan: every id of ``eval.dataset.sample_ids`` × epochs ``1..eval.config.epochs``, sample by
-  sample; a log without ``sample_ids`` is refused (its plan cannot be known);
+  sample; a log written before ``sample_ids`` is planned from its records' ids when they are the
+  whole dataset (``eval.dataset.samples`` of them), else refused (its plan cannot be known);
+* sample ids kept as written, in any script (the writer makes a file-safe trial id from a digest);
+* checks: each scorer, or ``scorer:key`` for each key of a scorer whose value is a dict;
+* reported: every metric of each check whatever its name, but a spread; each reducer once;
 * terminal: ``error`` for a record with ``error``; ``timeout`` for a ``limit`` of type time or
   working; ``error`` with failure code ``limit:<type>`` for any other limit; else ``completed``;
 * check state: ``C`` and ``true`` pass; ``I``, ``P`` (partial: the strict reading, a partial answer
@@ -27,20 +23,28 @@ The mapping, decided here (and stated in :attr:`Imported.success` where it conce
 
 from __future__ import annotations
 
-import io
-import json
-import struct
-import sys
-import zipfile
-import zlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
-from generator.importers import reading
+from generator.importers.inspect_file import (
+    LOG_VERSION,
+    Log,
+    Number,
+    Place,
+    Record,
+    as_id,
+    decimal,
+    field_integer,
+    field_object,
+    field_text,
+    kind,
+    load,
+    problem,
+)
 from generator.importers.model import (
     CheckState,
     Imported,
@@ -51,59 +55,12 @@ from generator.importers.model import (
     Terminal,
 )
 from generator.inputs import numbers
+from generator.inputs.readable import hidden_character
 
-LOG_VERSION = 2
-"""The only inspect_ai log format this reader knows."""
 UNFINISHED = ("started", "cancelled")
 STATES: Mapping[str, CheckState] = {"C": "pass", "I": "fail", "P": "fail", "N": "fail"}
 """inspect_ai's value_to_float letters: correct, incorrect, partial, no answer."""
 TIMEOUTS = ("time", "working")
-ZIP_ZSTD = 93
-
-
-@dataclass(frozen=True)
-class Number:
-    """A JSON number with a fraction or exponent (or NaN / Infinity), kept as the text written."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Place:
-    """Where a value sits: the zip member ('' in a ``.json`` log) and the JSON path inside it."""
-
-    member: str = ""
-    path: str = ""
-
-    def at(self, key: str | int) -> Place:
-        step = f"[{key}]" if isinstance(key, int) else (f".{key}" if self.path else key)
-        return Place(self.member, self.path + step)
-
-    def __str__(self) -> str:
-        return ": ".join(part for part in (self.member, self.path) if part)
-
-
-@dataclass(frozen=True)
-class Record:
-    """One JSON object of a log and its place."""
-
-    data: Mapping[str, Any]
-    place: Place
-
-
-@dataclass(frozen=True)
-class Log:
-    """One log file as read: its header (``eval``, ``results``…), status, and sample records."""
-
-    path: Path
-    data: bytes
-    header: Record
-    status: str
-    samples: tuple[Record, ...]
-
-
-class Unreadable(Exception):
-    """A zip member that cannot be read; caught inside this module and reported as a problem."""
 
 
 def read(
@@ -119,16 +76,23 @@ def read(
     if threshold is not None and not threshold.is_finite():
         found.append(Problem("--threshold", "", f"{threshold} is not a finite number"))
     files = found.take(_files(paths)) or ()
-    logs = [log for log in (found.take(_load(path)) for path in files) if log is not None]
+    logs = [log for log in (found.take(load(path)) for path in files) if log is not None]
     checks = found.take(_checks(logs, scorer)) if logs else None
     runs = [found.take(_run(log, checks, threshold, allow_unfinished)) for log in logs if checks]
     if found or checks is None:
         raise ProblemReport(found)
-    return Imported("inspect_ai", checks, _success(threshold), tuple(run for run in runs if run))
+    ids = tuple(check.id for check in checks)
+    return Imported("inspect_ai", ids, _success(threshold, checks), tuple(run for run in runs if run))
 
 
-def _success(threshold: Decimal | None) -> str:
+def _success(threshold: Decimal | None, checks: Sequence[Check]) -> str:
     numbers = f"a number passes when it is at least {threshold}" if threshold is not None else ""
+    keyed = (
+        "a scorer whose value is a dict gives one check per key (scorer:key), each key's value read"
+        " as a value is"
+        if any(check.key is not None for check in checks)
+        else ""
+    )
     return "; ".join(
         part
         for part in (
@@ -136,6 +100,7 @@ def _success(threshold: Decimal | None) -> str:
             "I (incorrect), P (partial: a partial answer is not a correct one) and N (no answer)"
             " and false are a fail",
             numbers,
+            keyed,
             "a sample that raised an error and has no score is not evaluable",
             "a planned sample and epoch without a record is a failure",
         )
@@ -166,258 +131,71 @@ def _is_log(path: Path) -> bool:
     return path.is_file() and path.suffix in (".json", ".eval") and path.name != "logs.json"
 
 
-def _problem(path: Path, place: Place | str, message: str) -> Problem:
-    return Problem(str(path), str(place), message)
+@dataclass(frozen=True)
+class Check:
+    """A check of the benchmark: a scorer, or one key of a scorer whose value is a dict."""
 
+    scorer: str
+    key: str | None = None
 
-def _load(path: Path) -> Result[Log]:
-    data = reading.read_file(path)
-    if data.value is None:
-        return Result(None, data.problems)
-    return _load_bytes(path, data.value)
-
-
-def _load_bytes(path: Path, data: bytes) -> Result[Log]:
-    zipped = path.suffix == ".eval" or data.startswith(b"PK\x03\x04")
-    loaded = _load_eval(path, data) if zipped else _load_json(path, data)
-    header = loaded.value.header if loaded.value else None
-    if header is None or header.data.get("version") == LOG_VERSION:
-        return loaded
-    version = header.data.get("version")
-    message = f"log format version {version!r}: this reader knows inspect_ai's format {LOG_VERSION}"
-    return Result(None, (_problem(path, header.place.at("version"), message),))
-
-
-class _DuplicateKey(ValueError):
-    """A key twice in one object: refused, as in every input (``json`` would keep the last)."""
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys each appear once."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(f"the key {key!r} twice in one object: every key may appear once")
-        found[key] = value
-    return found
-
-
-def _parse(data: bytes) -> Any:
-    return json.loads(data, parse_float=Number, parse_constant=Number, object_pairs_hook=_once)
-
-
-def _load_json(path: Path, data: bytes) -> Result[Log]:
-    try:
-        body = _parse(data)
-    except UnicodeDecodeError as error:
-        return Result(None, (_problem(path, f"byte {error.start}", "not UTF-8 text: not a JSON log"),))
-    except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        return Result(None, (_problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
-    except _DuplicateKey as error:
-        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
-    except ValueError as error:  # an integer literal longer than Python's digit limit
-        return Result(None, (_problem(path, "", f"not valid JSON: {error}"),))
-    except RecursionError:
-        return Result(None, (_problem(path, "", "JSON nested too deeply to be an inspect_ai log"),))
-    if not isinstance(body, dict):
-        return Result(None, (_problem(path, "", "not an inspect_ai log: the top level is not an object"),))
-    found = Problems()
-    root = Record(body, Place())
-    samples = _array(root, "samples", path, found, required=False)
-    records = tuple(Record(item, root.place.at("samples").at(i)) for i, item in enumerate(samples))
-    for record in (record for record in records if not isinstance(record.data, dict)):
-        found.append(_problem(path, record.place, f"expected a sample object, found {_kind(record.data)}"))
-    status = _text(root, "status", path, found)
-    return found.result(Log(path, data, root, status, records) if status and not found else None)
-
-
-def _load_eval(path: Path, data: bytes) -> Result[Log]:
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, NotImplementedError, EOFError) as error:
-        return Result(None, (_problem(path, "", f"not a readable zip archive ({error}): truncated?"),))
-    with archive:
-        return _read_archive(path, data, archive)
-
-
-def _read_archive(path: Path, data: bytes, archive: zipfile.ZipFile) -> Result[Log]:
-    found = Problems()
-    names = set(archive.namelist())
-    finished = "header.json" in names
-    header_name = "header.json" if finished else "_journal/start.json"
-    if header_name not in names:
-        message = "no header.json (nor _journal/start.json): not an inspect_ai .eval log, or cut short"
-        return Result(None, (_problem(path, "", message),))
-    budget = reading.Budget(len(data))
-    header = found.take(_member(path, data, archive, archive.getinfo(header_name), budget))
-    members = [info for info in archive.infolist() if _is_sample(info)]
-    records = [found.take(_member(path, data, archive, info, budget)) for info in members]
-    if header is None or found:
-        return found.result(None)
-    status = _text(header, "status", path, found) if finished else "started"
-    samples = tuple(record for record in records if record is not None)
-    return found.result(Log(path, data, header, status, samples) if status else None)
-
-
-def _is_sample(info: zipfile.ZipInfo) -> bool:
-    """A sample record's member: ``samples/<id>_epoch_<n>.json`` (an id may hold ``/``)."""
-    return info.filename.startswith("samples/") and info.filename.endswith(".json")
-
-
-def _member(
-    path: Path, data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget
-) -> Result[Record]:
-    """One zip member read as a JSON object, within the archive's ``budget``."""
-    place = Place(info.filename)
-    try:
-        body = _parse(_unzip(data, archive, info, budget))
-    except Unreadable as error:
-        return Result(None, (_problem(path, place, f"cannot be read: {error}"),))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as error:
-        return Result(None, (_problem(path, place, f"not valid JSON: {error}"),))
-    if not isinstance(body, dict):
-        return Result(None, (_problem(path, place, "not a JSON object"),))
-    return Result(Record(body, place))
-
-
-def _unzip(data: bytes, archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
-    """The member's bytes, streamed within ``budget`` and checked against its CRC-32; raises
-    :class:`Unreadable`."""
-    try:
-        if info.compress_type != ZIP_ZSTD:
-            return _inflate(archive, info, budget)
-        content = _unzstd(_raw(data, info), info.file_size, budget)
-    except reading.Oversized as error:
-        raise Unreadable(str(error)) from None
-    if len(content) != info.file_size or zlib.crc32(content) != info.CRC:
-        raise Unreadable("its content does not match its size and CRC-32: the file is corrupt")
-    return content
-
-
-def _raw(data: bytes, info: zipfile.ZipInfo) -> bytes:
-    """The member's compressed bytes, found through its local header."""
-    start = info.header_offset
-    local = data[start : start + 30]
-    if len(local) < 30 or not local.startswith(b"PK\x03\x04"):
-        raise Unreadable("its local header is missing: the file is cut short or corrupt")
-    name_length, extra_length = struct.unpack("<HH", local[26:30])
-    begin = start + 30 + name_length + extra_length
-    raw = data[begin : begin + info.compress_size]
-    if len(raw) != info.compress_size:
-        raise Unreadable("its data is cut short: the file is truncated")
-    return raw
-
-
-def _inflate(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: reading.Budget) -> bytes:
-    """A member zipfile reads (stored, deflate…), streamed; zipfile checks its CRC-32 at the end."""
-    try:
-        with archive.open(info) as stream:
-            return budget.read(stream.read, info.file_size)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, ValueError) as error:
-        raise Unreadable(str(error) or type(error).__name__) from error
-
-
-def _unzstd(raw: bytes, size: int, budget: reading.Budget) -> bytes:
-    """``raw`` zstd frames decompressed as a stream, within ``budget`` and the ``size`` declared."""
-    corrupt, opener = _zstd()
-    try:
-        with opener(raw) as stream:
-            return budget.read(stream.read, size)
-    except corrupt as error:
-        raise Unreadable(f"its zstd data is corrupt ({error})") from error
-
-
-def _zstd() -> tuple[type[Exception], Callable[[bytes], BinaryIO]]:
-    """zstd's error class and a reader of concatenated frames: the standard library's from Python
-    3.14, else the ``zstandard`` package's; raises :class:`Unreadable` when neither is there."""
-    if sys.version_info >= (3, 14):
-        from compression import zstd
-
-        return zstd.ZstdError, lambda raw: zstd.ZstdFile(io.BytesIO(raw))
-    try:
-        import zstandard
-    except ImportError:
-        raise Unreadable(
-            "it is zstd-compressed (zip method 93, inspect_ai's default); reading it needs Python 3.14"
-            " or the 'zstandard' package (pip install zstandard), or convert the log to json with"
-            " `inspect log convert --to json`"
-        ) from None
-    decompressor = zstandard.ZstdDecompressor()
-    return zstandard.ZstdError, lambda raw: decompressor.stream_reader(raw, read_across_frames=True)
-
-
-def _text(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> str | None:
-    value = record.data.get(key)
-    if isinstance(value, str) or (value is None and not required):
-        return value
-    found.append(_problem(path, record.place.at(key), f"expected text, found {_kind(value)}"))
-    return None
-
-
-def _object(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> Record:
-    value = record.data.get(key)
-    if isinstance(value, dict) or (value is None and not required):
-        return Record(value or {}, record.place.at(key))
-    found.append(_problem(path, record.place.at(key), f"expected an object, found {_kind(value)}"))
-    return Record({}, record.place.at(key))
-
-
-def _array(record: Record, key: str, path: Path, found: Problems, *, required: bool = True) -> list[Any]:
-    value = record.data.get(key)
-    if isinstance(value, list) or (value is None and not required):
-        return value or []
-    found.append(_problem(path, record.place.at(key), f"expected an array, found {_kind(value)}"))
-    return []
-
-
-def _integer(record: Record, key: str, path: Path, found: Problems, default: int) -> int:
-    value = record.data.get(key, default)
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    found.append(_problem(path, record.place.at(key), f"expected a whole number ≥ 0, found {_kind(value)}"))
-    return default
-
-
-def _kind(value: object) -> str:
-    if isinstance(value, Number):
-        return f"the number {value.text}"
-    names = {dict: "an object", list: "an array", str: "text", bool: "true/false", type(None): "nothing"}
-    return names.get(type(value), f"the number {value}")
-
-
-def _id(value: object) -> str | None:
-    """A sample id as text: a string as is, an integer as its decimal digits; else None."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(value)
-    return None
+    @property
+    def id(self) -> str:
+        """``scorer``, or ``scorer:key`` for a key of a dict value."""
+        return self.scorer if self.key is None else f"{self.scorer}:{self.key}"
 
 
 def _scorers(log: Log) -> tuple[str, ...]:
-    """The log's scorer names: from ``results.scores``, else the keys of its samples' scores."""
+    """The log's scorer names: from ``results.scores`` (an entry's ``scorer``: a dict-valued scorer
+    has one entry per key, named after the key), else ``eval.scorers`` (a log whose every sample
+    errored has no results), else the keys of its samples' scores."""
     results = log.header.data.get("results")
     if isinstance(results, dict) and isinstance(results.get("scores"), list):
         entries = [entry for entry in results["scores"] if isinstance(entry, dict)]
-        return tuple(dict.fromkeys(str(entry.get("name")) for entry in entries))
+        return tuple(dict.fromkeys(str(entry.get("scorer") or entry.get("name")) for entry in entries))
+    spec = log.header.data.get("eval")
+    declared = spec.get("scorers") if isinstance(spec, dict) else None
+    if isinstance(declared, list) and declared:
+        return tuple(dict.fromkeys(str(item.get("name")) for item in declared if isinstance(item, dict)))
     keys = (record.data.get("scores") for record in log.samples)
     return tuple(sorted({key for scores in keys if isinstance(scores, dict) for key in scores}))
 
 
-def _checks(logs: Sequence[Log], scorer: str | None) -> Result[tuple[str, ...]]:
-    """The checks of every run: the logs' common scorers, or the one ``scorer`` picks."""
+def _keys(logs: Sequence[Log], scorer: str) -> tuple[str, ...]:
+    """The keys of ``scorer``'s values over every sample of ``logs``, sorted, when every value is a
+    dict; () when one is not (a dict among single values is then refused at its place)."""
+    keys: set[str] = set()
+    for record in (record for log in logs for record in log.samples):
+        scores = record.data.get("scores")
+        score = scores.get(scorer) if isinstance(scores, dict) else None
+        value = score.get("value") if isinstance(score, dict) else None
+        if isinstance(score, dict) and not isinstance(value, dict):
+            return ()
+        keys.update(value if isinstance(value, dict) else ())
+    return tuple(sorted(keys))
+
+
+def _checks(logs: Sequence[Log], scorer: str | None) -> Result[tuple[Check, ...]]:
+    """The checks of every run: each of the logs' common scorers, one per key for a scorer whose
+    value is a dict; or those ``scorer`` picks (``NAME``, or ``NAME:KEY`` for one key)."""
     named = {log.path: _scorers(log) for log in logs}
     kinds = {frozenset(names) for names in named.values() if names}
     if len(kinds) > 1:
         return Result(None, tuple(_disagree(path, names) for path, names in named.items() if names))
     known = next((names for names in named.values() if names), ())
     if not known:
-        where = str(logs[0].path) if len(logs) == 1 else ", ".join(str(log.path) for log in logs)
-        return Result(None, (Problem(where, "results.scores", "no scorer: the logs hold no score"),))
-    if scorer is None or scorer in known:
-        return Result((scorer,) if scorer else known)
-    message = f"no scorer named {scorer!r}: the logs' scorers are {', '.join(known)}"
+        message = "no scorer: the log names no scorer (results.scores, eval.scorers) and holds no score"
+        return Result(None, tuple(Problem(str(log.path), "results.scores", message) for log in logs))
+    checks = tuple(
+        check
+        for name in known
+        for check in ([Check(name, key) for key in _keys(logs, name)] or [Check(name)])
+    )
+    if scorer is None:
+        return Result(checks)
+    picked = tuple(check for check in checks if scorer in (check.id, check.scorer))
+    if picked:
+        return Result(picked)
+    message = f"no scorer named {scorer!r}: the logs' scorers are {', '.join(c.id for c in checks)}"
     return Result(None, (Problem(str(logs[0].path), "results.scores", message),))
 
 
@@ -427,7 +205,7 @@ def _disagree(path: Path, names: tuple[str, ...]) -> Problem:
 
 
 def _run(
-    log: Log, checks: tuple[str, ...], threshold: Decimal | None, allow_unfinished: bool
+    log: Log, checks: tuple[Check, ...], threshold: Decimal | None, allow_unfinished: bool
 ) -> Result[ImportedRun]:
     found = Problems()
     header, path = log.header, log.path
@@ -436,19 +214,21 @@ def _run(
             f"the log's status is {log.status!r} (the eval did not finish); pass --allow-unfinished"
             " to import it, each planned trial without a result counting as a failure"
         )
-        return Result(None, (_problem(path, header.place.at("status"), message),))
+        return Result(None, (problem(path, header.place.at("status"), message),))
     if log.status not in ("success", "error", *UNFINISHED):
         message = f"unknown status {log.status!r}: expected success, error, started or cancelled"
-        return Result(None, (_problem(path, header.place.at("status"), message),))
-    spec = _object(header, "eval", path, found)
-    planned = _plan(spec, path, found)
+        return Result(None, (problem(path, header.place.at("status"), message),))
+    spec = field_object(header, "eval", path, found)
+    planned = _plan(spec, log, found)
     if found:
         return found.result(None)
+    if threshold is None and (unthresholded := _numbers(log, checks)):
+        return Result(None, unthresholded)
     observations = _observations(log, planned, checks, threshold, found)
     if found:
         return found.result(None)
     run = ImportedRun(
-        subject=_text(spec, "model", path, found) or "",
+        subject=field_text(spec, "model", path, found) or "",
         task=_task(spec, path, found),
         planned=planned,
         observations=observations,
@@ -456,17 +236,17 @@ def _run(
         producer=f"inspect_ai {_package_version(spec)}, log format {LOG_VERSION}",
         status=log.status,
         reported=_reported(log, checks, spec),
-        notes=_notes(log, spec, len(planned), len(observations)),
-        created=_text(spec, "created", path, found, required=False) or "",
+        notes=_notes(log, spec, planned, len(observations)) + _unreported(log, checks, spec),
+        created=field_text(spec, "created", path, found, required=False) or "",
     )
     return found.result(run)
 
 
 def _task(spec: Record, path: Path, found: Problems) -> str:
     """``eval.task``, with ``@<task_version>`` when the version is not 0."""
-    task = _text(spec, "task", path, found) or ""
+    task = field_text(spec, "task", path, found) or ""
     version = spec.data.get("task_version", 0)
-    return task if version in (0, "0", None) else f"{task}@{_id(version) or version}"
+    return task if version in (0, "0", None) else f"{task}@{as_id(version) or version}"
 
 
 def _package_version(spec: Record) -> str:
@@ -475,45 +255,86 @@ def _package_version(spec: Record) -> str:
     return version if isinstance(version, str) else "(version not recorded)"
 
 
-def _plan(spec: Record, path: Path, found: Problems) -> tuple[tuple[str, int], ...]:
-    """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample."""
-    dataset = _object(spec, "dataset", path, found)
-    config = _object(spec, "config", path, found)
-    epochs = _integer(config, "epochs", path, found, 1)
+def _plan(spec: Record, log: Log, found: Problems) -> tuple[tuple[str, int], ...]:
+    """Every declared sample id × epochs 1..``eval.config.epochs``, sample by sample; for a log
+    written before ``eval.dataset.sample_ids``, the ids its records list, when they are the whole
+    dataset (:func:`_listed_ids`)."""
+    path = log.path
+    dataset = field_object(spec, "dataset", path, found)
+    config = field_object(spec, "config", path, found)
+    epochs = field_integer(config, "epochs", path, found, 1)
     if epochs < 1:
         message = "no epoch: a log runs each sample at least once"
-        found.append(_problem(path, config.place.at("epochs"), message))
-    ids = _sample_ids(dataset, path, found)
-    declared = _integer(dataset, "samples", path, found, len(ids))
+        found.append(problem(path, config.place.at("epochs"), message))
+    if "sample_ids" in dataset.data:
+        ids = _sample_ids(dataset, path, found)
+        declared = field_integer(dataset, "samples", path, found, len(ids))
+    else:
+        ids = _listed_ids(log, dataset, found)
+        declared = len(ids)
     if len(ids) > declared:
         message = f"{len(ids)} sample ids, more than the dataset's {declared} samples"
-        found.append(_problem(path, dataset.place.at("samples"), message))
+        found.append(problem(path, dataset.place.at("samples"), message))
     return tuple((sample, epoch) for sample in ids for epoch in range(1, epochs + 1))
 
 
 def _sample_ids(dataset: Record, path: Path, found: Problems) -> list[str]:
-    """``sample_ids`` as text, each once; the problems of a missing list, a bad or repeated id."""
+    """``sample_ids`` as text, each once; the problems of a bad list, a bad or repeated id."""
     where = dataset.place.at("sample_ids")
     raw = dataset.data.get("sample_ids")
     if not isinstance(raw, list):
-        found.append(_problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
+        found.append(problem(path, where, "no list of sample ids: the plan (the denominator) is unknown"))
         return []
     ids: dict[str, None] = {}
     for index, value in enumerate(raw):
-        sample = _id(value)
-        if sample is None:
-            message = f"a sample id must be text or a whole number, found {_kind(value)}"
-            found.append(_problem(path, where.at(index), message))
-        elif sample in ids:
-            found.append(_problem(path, where.at(index), f"sample id {sample!r} is declared twice"))
+        sample = as_id(value)
+        reason = _id_problem(sample, value, ids)
+        if reason is not None:
+            found.append(problem(path, where.at(index), reason))
         ids[sample or ""] = None
     return [sample for sample in ids if sample]
+
+
+def _id_problem(sample: str | None, value: object, ids: Mapping[str, None]) -> str | None:
+    """Why a declared sample id cannot be a prompt's id (the pages show it as written), or None."""
+    if sample is None:
+        return f"a sample id must be text or a whole number, found {kind(value)}"
+    if not sample:
+        return "an empty sample id: a prompt needs an id to be shown by"
+    if sample in ids:
+        return f"sample id {sample!r} is declared twice"
+    hidden = hidden_character(sample)
+    return f"sample id {sample!r}: {hidden}" if hidden else None
+
+
+def _listed_ids(log: Log, dataset: Record, found: Problems) -> list[str]:
+    """The sample ids a log without ``eval.dataset.sample_ids`` lists in its records, in their
+    order, when they are as many as the dataset's ``samples``: the plan is then the whole dataset.
+    Otherwise a sample it never ran would be left out of the plan: refused."""
+    listed = [as_id(record.data.get("id")) for record in log.samples]
+    ids = list(dict.fromkeys(sample for sample in listed if sample is not None))
+    declared = dataset.data.get("samples")
+    if isinstance(declared, int) and not isinstance(declared, bool) and len(ids) == declared > 0:
+        return ids
+    size = (
+        f"the dataset's {declared} samples"
+        if isinstance(declared, int)
+        else "no count of the dataset's samples"
+    )
+    message = (
+        "no sample_ids (a log written before inspect_ai recorded them): its records list"
+        f" {len(ids)} sample ids and it declares {size}, so the samples it planned but did not run"
+        " are unknown; import a log of the whole dataset, or re-run the eval with a current"
+        " inspect_ai (which records the planned ids)"
+    )
+    found.append(problem(log.path, dataset.place.at("sample_ids"), message))
+    return []
 
 
 def _observations(
     log: Log,
     planned: tuple[tuple[str, int], ...],
-    checks: tuple[str, ...],
+    checks: tuple[Check, ...],
     threshold: Decimal | None,
     found: Problems,
 ) -> tuple[Observation, ...]:
@@ -527,10 +348,10 @@ def _observations(
             continue
         trial = (observation.sample_id, observation.epoch)
         if trial not in order:
-            found.append(_problem(log.path, record.place, _stray(trial, planned)))
+            found.append(problem(log.path, record.place, _stray(trial, planned)))
         elif trial in seen:
             message = f"a second record of sample {trial[0]!r} epoch {trial[1]} (the first: {seen[trial]})"
-            found.append(_problem(log.path, record.place, message))
+            found.append(problem(log.path, record.place, message))
         else:
             seen[trial] = record.place
             kept.append(observation)
@@ -545,20 +366,20 @@ def _stray(trial: tuple[str, int], planned: tuple[tuple[str, int], ...]) -> str:
 
 
 def _observation(
-    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+    record: Record, path: Path, checks: tuple[Check, ...], threshold: Decimal | None, found: Problems
 ) -> Observation | None:
-    sample = _id(record.data.get("id"))
+    sample = as_id(record.data.get("id"))
     epoch = record.data.get("epoch")
     before = len(found)
     if sample is None:
-        message = f"expected a sample id, found {_kind(record.data.get('id'))}"
-        found.append(_problem(path, record.place.at("id"), message))
+        message = f"expected a sample id, found {kind(record.data.get('id'))}"
+        found.append(problem(path, record.place.at("id"), message))
     if not isinstance(epoch, int) or isinstance(epoch, bool) or epoch < 1:
-        found.append(_problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {_kind(epoch)}"))
+        found.append(problem(path, record.place.at("epoch"), f"expected an epoch ≥ 1, found {kind(epoch)}"))
     terminal, failure = _terminal(record, path, found)
     states = _states(record, path, checks, threshold, found)
     elapsed = _elapsed(record, path, found)
-    tokens = _tokens(_object(record, "model_usage", path, found, required=False), path, found)
+    tokens = _tokens(field_object(record, "model_usage", path, found, required=False), path, found)
     if len(found) > before or sample is None or not isinstance(epoch, int):
         return None
     return Observation(
@@ -578,28 +399,69 @@ def _terminal(record: Record, path: Path, found: Problems) -> tuple[Terminal, st
     """How the sample ended; the error's message is not kept (it may hold anything)."""
     if record.data.get("error") is not None:
         return "error", "error"
-    limit = _object(record, "limit", path, found, required=False)
+    limit = field_object(record, "limit", path, found, required=False)
     if not limit.data:
         return "completed", None
-    kind = _text(limit, "type", path, found) or "unknown"
+    kind = field_text(limit, "type", path, found) or "unknown"
     return ("timeout" if kind in TIMEOUTS else "error"), f"limit:{kind}"
 
 
 def _states(
-    record: Record, path: Path, checks: tuple[str, ...], threshold: Decimal | None, found: Problems
+    record: Record, path: Path, checks: tuple[Check, ...], threshold: Decimal | None, found: Problems
 ) -> list[tuple[str, CheckState, str]]:
-    """(check, state, the value as text) for each check the record has a score of."""
-    scores = _object(record, "scores", path, found, required=False)
+    """(check, state, the value as text) for each check the record has a score of; a key its dict
+    value does not hold is a check without a score."""
+    scores = field_object(record, "scores", path, found, required=False)
     states: list[tuple[str, CheckState, str]] = []
-    for check in (name for name in checks if name in scores.data):
-        score = _object(scores, check, path, found)
-        place = score.place.at("value")
-        read = _state(score.data.get("value"), threshold)
+    for check in (check for check in checks if check.scorer in scores.data):
+        score = field_object(scores, check.scorer, path, found)
+        place, value = score.place.at("value"), score.data.get("value")
+        if check.key is not None:
+            if not isinstance(value, dict):
+                message = (
+                    f"expected a dict of {check.scorer}'s keys (as its other scores), found {kind(value)}"
+                )
+                found.append(problem(path, place, message))
+                continue
+            if check.key not in value:
+                continue
+            place, value = place.at(check.key), value[check.key]
+        read = _state(value, threshold)
         if isinstance(read, str):
-            found.append(_problem(path, place, read))
+            found.append(problem(path, place, read))
         else:
-            states.append((check, *read))
+            states.append((check.id, *read))
     return states
+
+
+def _numbers(log: Log, checks: tuple[Check, ...]) -> tuple[Problem, ...]:
+    """Once per check whose scores are numbers, at the first: it needs ``--threshold`` (one message,
+    not one per sample)."""
+    found: dict[str, tuple[Place, str, int]] = {}
+    for record in log.samples:
+        for check in checks:
+            place, value = _score_value(record, check)
+            if isinstance(value, int | Number) and not isinstance(value, bool):
+                text = value.text if isinstance(value, Number) else str(value)
+                first, shown, count = found.get(check.id, (place, text, 0))
+                found[check.id] = (first, shown, count + 1)
+    problems = []
+    for check_id, (place, text, count) in found.items():
+        more = f" ({count - 1} more of {check_id}'s scores are numbers)" if count > 1 else ""
+        message = f"the score is a number ({text}): pass --threshold to say which numbers are a pass{more}"
+        problems.append(problem(log.path, place, message))
+    return tuple(problems)
+
+
+def _score_value(record: Record, check: Check) -> tuple[Place, object]:
+    """The place and value of ``check`` in a record (None when it has none there)."""
+    scores = record.data.get("scores")
+    score = scores.get(check.scorer) if isinstance(scores, dict) else None
+    place = record.place.at("scores").at(check.scorer).at("value")
+    value = score.get("value") if isinstance(score, dict) else None
+    if check.key is None:
+        return place, value
+    return place.at(check.key), value.get(check.key) if isinstance(value, dict) else None
 
 
 def _state(value: object, threshold: Decimal | None) -> tuple[CheckState, str] | str:
@@ -613,21 +475,13 @@ def _state(value: object, threshold: Decimal | None) -> tuple[CheckState, str] |
         text = value.text if isinstance(value, Number) else str(value)
         if threshold is None:
             return f"the score is a number ({text}): pass --threshold to say which numbers are a pass"
-        number = _decimal(text)
+        number = decimal(text)
         if number is None:
             return f"the score {text} is not a finite number"
         return ("pass" if number >= threshold else "fail"), text
     return (
-        f"the score is {_kind(value)} (a scorer with several values?), not one value to read as pass or fail"
+        f"the score is {kind(value)} (a scorer with several values?), not one value to read as pass or fail"
     )
-
-
-def _decimal(text: str) -> Decimal | None:
-    try:
-        number = Decimal(text)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
 
 
 def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
@@ -636,15 +490,15 @@ def _elapsed(record: Record, path: Path, found: Problems) -> int | None:
     if value is None:
         return None
     text = value.text if isinstance(value, Number) else str(value)
-    seconds = _decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
+    seconds = decimal(text) if isinstance(value, int | Number) and not isinstance(value, bool) else None
     if seconds is None or seconds < 0:
-        message = f"expected seconds ≥ 0, found {_kind(value)}"
-        found.append(_problem(path, record.place.at("total_time"), message))
+        message = f"expected seconds ≥ 0, found {kind(value)}"
+        found.append(problem(path, record.place.at("total_time"), message))
         return None
     milliseconds = numbers.whole(seconds, 1000)
     if milliseconds is None:
         message = f"{text[:40]} seconds: a time may hold at most {numbers.MAX_DIGITS} digits of milliseconds"
-        found.append(_problem(path, record.place.at("total_time"), message))
+        found.append(problem(path, record.place.at("total_time"), message))
     return milliseconds
 
 
@@ -652,36 +506,112 @@ def _tokens(usage: Record, path: Path, found: Problems) -> tuple[int | None, int
     """Input and output tokens summed over the models of ``model_usage``; None when not recorded."""
     if not usage.data:
         return None, None
-    per_model = [_object(usage, model, path, found) for model in sorted(usage.data)]
-    inputs = sum(_integer(model, "input_tokens", path, found, 0) for model in per_model)
-    outputs = sum(_integer(model, "output_tokens", path, found, 0) for model in per_model)
+    per_model = [field_object(usage, model, path, found) for model in sorted(usage.data)]
+    inputs = sum(field_integer(model, "input_tokens", path, found, 0) for model in per_model)
+    outputs = sum(field_integer(model, "output_tokens", path, found, 0) for model in per_model)
     return inputs, outputs
 
 
-def _reported(log: Log, checks: tuple[str, ...], spec: Record) -> tuple[Reported, ...]:
-    """inspect_ai's own accuracy of each check, exactly as written. Its counts (``scored_samples``,
-    ``total_samples``…) are not reported: the writer sets each reported figure beside benchsite's
-    pass rate, and a count is not a rate."""
-    results = log.header.data.get("results")
-    entries = results.get("scores") if isinstance(results, dict) else None
+DISPERSION = frozenset(("stderr", "std", "var"))
+"""Metrics of a scorer's spread, not a rate of its samples: not set beside benchsite's pass rate."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One metric of one ``results.scores`` entry: its check, reducer, name and value as written."""
+
+    check: str
+    reducer: str
+    metric: str
+    value: str
+
+
+def _reported(log: Log, checks: tuple[Check, ...], spec: Record) -> tuple[Reported, ...]:
+    """inspect_ai's own figures of each check, exactly as written: every metric whatever its name
+    (accuracy, mean, all, pass_at_k, a category's) but a spread (stderr…), each reducer once; one
+    that is not a finite number is noted instead (:func:`_unreported`). Its counts
+    (``scored_samples``, ``total_samples``…) are not reported: the writer sets each reported figure
+    beside benchsite's pass rate, and a count is not a rate."""
+    return tuple(
+        Reported(name, figure.check, figure.value, _basis(figure))
+        for name, figure in _named(log, checks, spec)
+        if decimal(figure.value) is not None
+    )
+
+
+def _unreported(log: Log, checks: tuple[Check, ...], spec: Record) -> tuple[str, ...]:
+    """A note for each figure inspect_ai wrote as NaN or Infinity (as it does where no sample was
+    scored): not a figure to set beside a pass rate, and not a reason to refuse the log."""
+    return tuple(
+        f"inspect_ai's {name} of {figure.check} is {figure.value}, not a number: not recorded"
+        for name, figure in _named(log, checks, spec)
+        if decimal(figure.value) is None
+    )
+
+
+def _named(log: Log, checks: tuple[Check, ...], spec: Record) -> list[tuple[str, Figure]]:
+    """Each figure and its name: the metric's, with its reducer when the check has several."""
+    figures = _figures(log, {check.id: check for check in checks}, _reducers(spec))
+    reducers: dict[str, set[str]] = {}
+    for figure in figures:
+        reducers.setdefault(figure.check, set()).add(figure.reducer)
+    return [(f"{f.metric} ({f.reducer})" if len(reducers[f.check]) > 1 else f.metric, f) for f in figures]
+
+
+def _reducers(spec: Record) -> tuple[str, ...]:
     config = spec.data.get("config")
     reducers = config.get("epochs_reducer") if isinstance(config, dict) else None
-    reducer = ", ".join(map(str, reducers)) if isinstance(reducers, list) and reducers else "mean"
-    basis = (
-        "inspect_ai's accuracy: the mean over scored samples of each sample's score reduced over its"
-        f" epochs by {reducer}; an errored sample and epoch has no score and is left out"
-    )
-    reported: list[Reported] = []
+    return tuple(map(str, reducers)) if isinstance(reducers, list) and reducers else ("mean",)
+
+
+def _figures(log: Log, checks: Mapping[str, Check], reducers: tuple[str, ...]) -> list[Figure]:
+    """Every figure of the chosen checks, each (check, reducer, metric) once. An entry names its
+    reducer; one of a log older than that field is attributed only when the log has one reducer."""
+    results = log.header.data.get("results")
+    entries = results.get("scores") if isinstance(results, dict) else None
+    figures: dict[tuple[str, str, str], Figure] = {}
     for entry in entries if isinstance(entries, list) else ():
-        if not isinstance(entry, dict) or entry.get("name") not in checks:
+        check = _entry_check(entry, checks)
+        reducer = entry.get("reducer") if check is not None else None
+        if reducer is None and len(reducers) == 1:
+            reducer = reducers[0]
+        if check is None or not isinstance(reducer, str):
             continue
-        accuracy = _metric(entry, "accuracy")
-        if accuracy is not None:
-            reported.append(Reported("accuracy", entry["name"], accuracy, basis))
-    return tuple(reported)
+        metrics = entry.get("metrics")
+        for metric in sorted(metrics) if isinstance(metrics, dict) else ():
+            value = _metric(entry, metric)
+            if value is not None and metric not in DISPERSION:
+                figures.setdefault((check, reducer, metric), Figure(check, reducer, metric, value))
+    return list(figures.values())
+
+
+def _entry_check(entry: object, checks: Mapping[str, Check]) -> str | None:
+    """The check a ``results.scores`` entry is of: its scorer, or ``scorer:name`` for a key of a
+    dict-valued scorer; None when it is none of ``checks``."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        return None
+    name: str = entry["name"]
+    written = entry.get("scorer")
+    scorer = written if isinstance(written, str) else name
+    check = Check(scorer) if name == scorer else Check(scorer, name)
+    return check.id if check.id in checks else None
+
+
+def _basis(figure: Figure) -> str:
+    """How inspect_ai computed the figure, in words (accuracy's as it always was)."""
+    what = (
+        "inspect_ai's accuracy: the mean"
+        if figure.metric == "accuracy"
+        else f"inspect_ai's metric {figure.metric!r}, computed"
+    )
+    return (
+        f"{what} over scored samples of each sample's score reduced over its epochs by"
+        f" {figure.reducer}; an errored sample and epoch has no score and is left out"
+    )
 
 
 def _metric(entry: Mapping[str, Any], name: str) -> str | None:
+    """The metric's value as written, when it is a number (NaN and Infinity included)."""
     metrics = entry.get("metrics")
     metric = metrics.get(name) if isinstance(metrics, dict) else None
     value = metric.get("value") if isinstance(metric, dict) else None
@@ -690,10 +620,14 @@ def _metric(entry: Mapping[str, Any], name: str) -> str | None:
     return str(value) if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ...]:
-    """What the run page must disclose: an unfinished or failed eval, a subset of the dataset."""
+def _notes(log: Log, spec: Record, planned: tuple[tuple[str, int], ...], observed: int) -> tuple[str, ...]:
+    """What the run page must disclose: a log without its format version, an unfinished or failed
+    eval, a subset of the dataset, a plan read from the records of a log written before
+    ``sample_ids``."""
     notes: list[str] = []
-    have = f"{observed} of {planned} planned trials have a result; each missing one counts as a failure"
+    if "version" not in log.header.data:
+        notes.append(f"the log has no 'version': read as format {LOG_VERSION}, as inspect_ai reads it")
+    have = f"{observed} of {len(planned)} planned trials have a result; each missing one counts as a failure"
     if log.status == "started":
         notes.append(f"the log is still 'started': {have}")
     elif log.status == "cancelled":
@@ -702,8 +636,13 @@ def _notes(log: Log, spec: Record, planned: int, observed: int) -> tuple[str, ..
         notes.append(f"the eval ended in error (inspect_ai status 'error'): {have}")
     dataset = spec.data.get("dataset")
     declared = dataset.get("samples") if isinstance(dataset, dict) else None
-    ran = len(dataset.get("sample_ids") or ()) if isinstance(dataset, dict) else 0
-    if isinstance(declared, int) and ran < declared:
+    ran = len(dict.fromkeys(sample for sample, _ in planned))
+    if isinstance(dataset, dict) and "sample_ids" not in dataset:
+        notes.append(
+            f"the log predates eval.dataset.sample_ids: the plan is the {ran} sample ids its records"
+            f" list, which are all of its dataset's {declared} samples"
+        )
+    elif isinstance(declared, int) and ran < declared:
         selection = "(a --limit or --sample-id selection)"
         notes.append(f"the log ran {ran} of its dataset's {declared} samples {selection}")
     return tuple(notes)

@@ -2,353 +2,291 @@
 
 What lm-eval 0.4 writes, per run: ``DIR/<model>/results_<timestamp>.json`` (the aggregates, the task
 configs, ``n-samples``, the model and seeds under ``config``) and, with ``--log_samples``, one
-``samples_<task>_<timestamp>.jsonl`` per task beside it: one line per (doc, filter), with the doc's
-``doc_id`` and one key per metric (``"acc": 1.0``). ``read`` takes ``DIR`` or one model's subfolder.
+``samples_<task>_<timestamp>.jsonl`` per task beside it. The results files are found and read
+by :mod:`.lm_eval_files`, the samples files by :mod:`.lm_eval_samples`. With
+``--output_path FILE.json`` the results file is named after the path's stem instead
+(``results_<stem>_<timestamp>.json`` or ``<stem>_<timestamp>.json``, by release) and the samples
+files sit beside it. ``read`` takes ``DIR`` or one model's subfolder.
 
 The mapping, one :class:`ImportedRun` per (results file, task in its ``configs``):
 
-- **subject**: ``config.model`` and ``config.model_args`` as the command line takes them
-  (``hf/pretrained=gpt2,dtype=bfloat16``; ``dummy`` alone when it had no arguments), not
-  ``model_name``, which drops every argument but one and is a random word when there is none.
-  When several results files of one import name the same model, each also gets its seeds
-  (``dummy seed=1``), and when those agree too, its file's timestamp (``run 2026-12-06T05-07-39…``).
+- **version**: ``lm_eval_version`` of any 0.4 release or source install (``0.4.9.2``,
+  ``0.4.13.dev0``); a results file without one (lm-eval before 0.4.8) is read as 0.4 when it has a
+  0.4 file's objects, and a note says so.
+- **subject**: the model's own name: ``pretrained=`` or ``model=`` of ``config.model_args``
+  (``Qwen/Qwen3-8B``, ``gpt-4o``), else ``config.model`` (``dummy``). The model and its arguments
+  are in a note. **variant**: when another results file of the import ran the same model on one of
+  its tasks, what tells them apart: the model's other arguments, then its seeds (``seed=1``), then
+  its file's timestamp (``run 2026-12-06T05-07-39…``), as few as do.
+- **check**: per task, its metric (``--metric TASK=METRIC``, else ``--metric METRIC``, else the
+  task's first metric whose per-sample value decides a sample: a corpus-level ``f1`` whose value is
+  a [gold, prediction] pair is passed over, and a note says so). ``acc`` names ``acc,<filter>`` when
+  the task has one filter for it.
 - **planned**: doc ids 0 to ``n-samples.<task>.effective`` - 1, epoch 1, whatever lines the samples
   file holds: lm-eval runs the first ``effective`` docs (all of them, or ``--limit`` many, which a
   note discloses). Fewer docs without ``--limit`` is a ``--samples`` selection, whose ids the results
-  file does not record: refused. A task with ``repeats`` > 1 is still one epoch (its filter made one
-  value of the repeats; a note says so).
-- **observations**: one per samples line of the metric's filter, ``sample_id`` its ``doc_id``, state
-  by :func:`success`, values the metric's text and the line's ``doc_hash`` (the same doc across
-  models). lm-eval records no per-sample error: every line is ``completed``.
-- **check**: one metric for the whole import, ``acc`` or ``acc,<filter>`` (by default the first
-  metric of the first task); every task must have it, with one filter unless one is named.
+  file does not record: refused. A task with ``repeats`` > 1 is still one epoch.
+- **groups**: a results row of a group (``groups``, or ``group_subtasks`` with subtasks) is the
+  group's aggregate, not a task: never a run; its figures are noted on its subtasks' runs.
+- **left out**: a task without its samples file is not derivable: the other tasks are imported, and
+  :attr:`Imported.left_out` and the runs' notes say so (all tasks without one: refused).
 - **reported**: ``results.<task>.<metric>,<filter>`` as written, with a note when it is not passes /
   planned to within one unit of its last written place.
-- **status**: ``success``. lm-eval keeps no run status: it writes a results file only when a run
-  ends. **created**: the results file's ``date`` in UTC; **producer**: ``lm-eval <lm_eval_version>``;
-  **sources**: the results file and the task's samples file, byte for byte.
+- **status**: ``success`` (lm-eval writes a results file only when a run ends). **created**: the
+  results file's ``date`` in UTC. **sources**: the results file and the task's samples file.
 
-Numbers are kept as their JSON text (:class:`_Number`) and compared as exact decimals, never as
-floats. Every problem is collected, then raised once as a :class:`ProblemReport` (exit 4).
+Every problem is collected, then raised once as a :class:`ProblemReport` (exit 4).
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, replace
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from generator.errors import Problem, ProblemReport, Problems, Result
+from generator.importers import lm_eval_files as files
+from generator.importers import lm_eval_samples as samples
 from generator.importers import reading
-from generator.importers.model import CheckState, Imported, ImportedRun, Observation, Reported, SourceFile
+from generator.importers.lm_eval_files import PRODUCER, ResultsFile
+from generator.importers.lm_eval_samples import Line, text
+from generator.importers.model import Imported, ImportedRun, Reported, SourceFile
 from generator.inputs import numbers
 
-PRODUCER = "lm-eval"
-KNOWN_VERSION = re.compile(r"0\.4\.\d+")
-"""The lm-eval versions whose files this reader knows (fixtures: tests/data/lm-eval, 0.4.13)."""
-SEED_KEYS = ("random_seed", "numpy_seed", "torch_seed", "fewshot_seed")
-"""``config``'s seeds, in the order of lm-eval's ``--seed a,b,c,d``."""
 
+@dataclass(frozen=True)
+class _Task:
+    """One task of one results file, with its samples file's bytes and lines."""
 
-def success(threshold: Decimal | None) -> str:
-    """The rule that made every check state, in words (:attr:`Imported.success`)."""
-    values = (
-        "true or exactly 1 is a pass, false or exactly 0 a fail (any other number is refused)"
-        if threshold is None
-        else f"true is a pass, false a fail, and a number is a pass when it is at least {threshold}"
-    )
-    return (
-        f"lm-eval's own per-sample value of the metric, from its samples file (the lines of the "
-        f"metric's filter): {values}; null or NaN is not evaluable. lm-eval records no per-sample "
-        "errors: every sample it logged completed, and a planned doc without a line is missing. "
-        "The plan is docs 0 to n-samples.effective - 1 of each task, one epoch."
-    )
+    results: ResultsFile
+    task: str
+    source: SourceFile
+    lines: tuple[Line, ...]
+
+    @property
+    def path(self) -> Path:
+        return self.results.path.with_name(self.source.name)
 
 
 @dataclass(frozen=True)
-class _Number:
-    """A JSON number with a fraction or exponent, kept as the file wrote it."""
+class _Found:
+    """The tasks with a samples file, and those without one (left out)."""
 
-    text: str
-
-    @property
-    def value(self) -> Decimal:
-        return Decimal(self.text)
+    tasks: tuple[_Task, ...]
+    absent: tuple[tuple[ResultsFile, str], ...]
 
 
 @dataclass(frozen=True)
-class _Results:
-    """One results file, parsed: its place, bytes and document, and what names its model."""
+class _Choice:
+    """A task's check, and the corpus-level metrics passed over to reach it (by default)."""
 
-    path: Path
-    data: bytes
-    doc: dict[str, Any]
-    version: str
-    created: str
-    model: str
-    seeds: str
-
-    @property
-    def date_id(self) -> str:
-        """The timestamp lm-eval put in the file's name, which its samples files' names share."""
-        return self.path.stem.removeprefix("results_")
-
-    @property
-    def tasks(self) -> tuple[str, ...]:
-        """The tasks that ran (a group's own aggregate has no config and no samples file)."""
-        return tuple(self.doc["configs"])
+    check: str
+    skipped: tuple[str, ...] = ()
 
 
-def read(results_dir: Path, *, metric: str | None = None, threshold: Decimal | None = None) -> Imported:
+def read(
+    results_dir: Path,
+    *,
+    metric: str | None = None,
+    task_metrics: Mapping[str, str] | None = None,
+    threshold: Decimal | None = None,
+) -> Imported:
     """Every (results file, task) under ``results_dir`` (lm-eval's ``--output_path`` or one of its
-    per-model subfolders) as one run; ``metric`` (``acc``, or ``acc,<filter>``) is the check, by
-    default the first task's first metric. Raises :class:`ProblemReport` naming every problem."""
+    per-model subfolders) as one run. A task's check is ``task_metrics[task]``, else ``metric``
+    (``acc``, or ``acc,<filter>``), else its first per-sample metric. Raises :class:`ProblemReport`
+    naming every problem."""
     problems = Problems()
     if threshold is not None and not threshold.is_finite():
         problems.append(Problem(str(results_dir), "", f"threshold {threshold} is not a finite number"))
-    loaded: list[_Results] = []
-    for path in problems.take(_results_files(results_dir)) or ():
-        results = problems.take(_load(path))
-        if results is not None:
-            loaded.append(results)
-    check = metric if metric is not None else _default_metric(loaded)
-    subjects = _subjects(loaded)
+    loaded = problems.take(_loaded(results_dir)) or []
+    found = problems.take(_gather(loaded)) or _Found((), ())
+    choices = problems.take(_choices(results_dir, found.tasks, metric, task_metrics or {})) or {}
+    variants = _variants(loaded)
     runs: list[ImportedRun] = []
-    for results in loaded:
-        for task in results.tasks:
-            run = problems.take(_run(results, task, check, threshold, subjects[results.path]))
-            if run is not None:
-                runs.append(run)
-    problems.extend(_same_run_twice(loaded, subjects))
+    for task in found.tasks:
+        choice = choices.get(task.task)
+        run = problems.take(_run(task, choice, threshold, variants, found.absent)) if choice else None
+        runs += [run] if run is not None else []
+    problems.extend(_same_run_twice(loaded, variants))
     if problems:
         raise ProblemReport(problems)
-    return Imported(producer=PRODUCER, checks=(check,), success=success(threshold), runs=tuple(runs))
+    checks = tuple(dict.fromkeys(choices[task].check for task in sorted(choices)))
+    return Imported(
+        producer=PRODUCER,
+        checks=checks,
+        success=samples.success(threshold),
+        runs=_with_left_out_notes(tuple(runs), found.tasks, found.absent),
+        task_checks=tuple((task, (choices[task].check,)) for task in sorted(choices)),
+        left_out=tuple(
+            f"{task} of {r.path.name}: not derivable: no per-sample file" for r, task in found.absent
+        ),
+    )
 
 
-def _results_files(results_dir: Path) -> Result[list[Path]]:
-    """``results_*.json`` in the folder itself and in its subfolders (one per model), sorted."""
-    if not results_dir.is_dir():
-        return Result(None, (Problem(str(results_dir), "", "is not a folder: give lm_eval's --output_path"),))
-    found = sorted([*results_dir.glob("results_*.json"), *results_dir.glob("*/results_*.json")])
-    if not found:
-        message = "holds no results_*.json, in itself or a per-model subfolder: give lm_eval's --output_path"
-        return Result(None, (Problem(str(results_dir), "", message),))
-    return Result(found)
+def _loaded(results_dir: Path) -> Result[list[ResultsFile]]:
+    """Every results file under ``results_dir`` that parses as one."""
+    problems = Problems()
+    paths = problems.take(files.results_files(results_dir)) or []
+    loaded = [problems.take(files.load(path)) for path in paths]
+    return problems.result([results for results in loaded if results is not None])
 
 
-def _default_metric(loaded: list[_Results]) -> str:
-    """The first metric of the first task of the first results file (its bare name)."""
+def _gather(loaded: list[ResultsFile]) -> Result[_Found]:
+    """Each task's samples file read, or the task set aside when it has none; with none at all,
+    refused (there is nothing per sample to import)."""
+    problems = Problems()
+    tasks: list[_Task] = []
+    absent: list[tuple[ResultsFile, str]] = []
     for results in loaded:
         for task in results.tasks:
-            keys = _metric_keys(results.doc["results"].get(task))
-            if keys:
-                return keys[0].partition(",")[0]
-    return "acc"
+            path = results.path.with_name(f"samples_{task}_{results.stamp}.jsonl")
+            if not path.is_file():
+                absent.append((results, task))
+                continue
+            data = problems.take(reading.read_file(path))
+            lines = problems.take(samples.lines(path, data)) if data is not None else None
+            if data is not None and lines is not None:
+                tasks.append(_Task(results, task, SourceFile(path.name, data), lines))
+    if not tasks and not problems:
+        for results, task in absent:
+            message = (
+                f"no samples_{task}_{results.stamp}.jsonl beside it: run lm_eval with --log_samples "
+                "to write each sample's result"
+            )
+            problems.append(Problem(str(results.path), f"$.configs.{task}", message))
+    return problems.result(_Found(tuple(tasks), tuple(absent)))
 
 
-def _metric_keys(aggregates: object) -> list[str]:
-    """The ``<metric>,<filter>`` keys of one task's aggregates, without their ``_stderr`` companions."""
-    if not isinstance(aggregates, dict):
-        return []
-    keys = [key for key in aggregates if "," in key]
-    return [key for key in keys if not _is_stderr(key, keys)]
+def _choices(
+    results_dir: Path, tasks: tuple[_Task, ...], metric: str | None, task_metrics: Mapping[str, str]
+) -> Result[dict[str, _Choice]]:
+    """Each task's check: chosen by task, or for every task, or its first per-sample metric (read
+    from the first results file that ran it)."""
+    problems = Problems()
+    names = sorted({task.task for task in tasks})
+    for name, wanted in sorted(task_metrics.items()):
+        if name not in names:
+            message = f"no task {name} with a samples file here (tasks: {', '.join(names) or 'none'})"
+            problems.append(Problem(str(results_dir), f"--metric {name}={wanted}", message))
+    choices: dict[str, _Choice] = {}
+    for task in tasks:
+        if task.task in choices:
+            continue
+        chosen = task_metrics.get(task.task, metric)
+        choice = _Choice(chosen) if chosen is not None else problems.take(_first_per_sample(task))
+        if choice is not None:
+            choices[task.task] = choice
+    return problems.result(choices)
 
 
-def _is_stderr(key: str, keys: list[str]) -> bool:
-    name, _, filter_ = key.partition(",")
-    return name.endswith("_stderr") and f"{name.removesuffix('_stderr')},{filter_}" in keys
+def _first_per_sample(task: _Task) -> Result[_Choice]:
+    """The task's first metric whose samples lines give each sample a value (not a list)."""
+    keys = files.metric_keys(task.results.doc["results"].get(task.task))
+    skipped: list[str] = []
+    for key in keys:
+        name, _, filter_ = key.partition(",")
+        lines = samples.of_filter(task.lines, filter_)
+        if samples.corpus_level(lines, name) is not None:
+            skipped.append(name)
+        elif any(name in line for _, line in lines):
+            one = sum(1 for other in keys if other.partition(",")[0] == name) == 1
+            return Result(_Choice(name if one else key, tuple(skipped)))
+    listed = "; ".join(keys) or "none"
+    message = f"no metric of the task gives each sample a value (its metrics, metric,filter: {listed})"
+    if skipped:
+        message = f"every metric of the task is corpus-level ({', '.join(skipped)}): {message}"
+    return Result(None, (Problem(str(task.results.path), f"$.results.{task.task}", message),))
 
 
-def _load(path: Path) -> Result[_Results]:
-    """A results file parsed and checked for the keys this reader relies on."""
-    file = str(path)
-    data = _read(path)
-    if data.value is None:
-        return Result(None, data.problems)
-    parsed = _parse(data.value, file, "")
-    doc = parsed.value
-    if parsed.problems:
-        return Result(None, parsed.problems)
-    if not isinstance(doc, dict):
-        return Result(None, (Problem(file, "", "is not a JSON object: not an lm-eval results file"),))
-    problems = Problems(_shape_problems(doc, file))
-    if problems:
-        return problems.result(None)
-    version = doc["lm_eval_version"]
-    if not isinstance(version, str) or not KNOWN_VERSION.fullmatch(version):
-        message = f"lm-eval version {_text(version)} is not one this reader knows (0.4.x)"
-        return Result(None, (Problem(file, "$.lm_eval_version", message),))
-    created = _created(doc.get("date"))
-    if created is None:
-        return Result(None, (Problem(file, "$.date", f"{_text(doc.get('date'))} is not a time (seconds)"),))
-    config = doc["config"]
-    return Result(_Results(path, data.value, doc, version, created, _model(config), _seeds(config)))
-
-
-def _read(path: Path) -> Result[bytes]:
-    return reading.read_file(path)
-
-
-def _parse(data: bytes, file: str, where: str) -> Result[object]:
-    """One JSON document, numbers with a fraction (and NaN, Infinity) as :class:`_Number`.
-    ``where`` names the line of a JSONL file; a whole file's place is the error's line and column."""
-    try:
-        text = data.decode("utf-8")
-        value = json.loads(text, parse_float=_Number, parse_constant=_Number, object_pairs_hook=_object)
-        return Result(value)
-    except _DuplicateKey as exc:
-        message = f"not valid JSON: the key {exc.key!r} twice in one object"
-        return Result(None, (Problem(file, where, message),))
-    except UnicodeDecodeError as exc:
-        return Result(None, (Problem(file, where or f"byte {exc.start}", "is not valid UTF-8"),))
-    except json.JSONDecodeError as exc:
-        place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
-        return Result(None, (Problem(file, place, f"not valid JSON: {exc.msg}"),))
-    except RecursionError:
-        return Result(None, (Problem(file, where, "not valid JSON: nested too deeply"),))
-    except ValueError as exc:  # an integer literal longer than Python's digit limit
-        return Result(None, (Problem(file, where, f"not valid JSON: {exc}"),))
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object; a key twice is refused (the standard parser keeps the last silently)."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(key)
-        found[key] = value
-    return found
-
-
-REQUIRED = ("results", "configs", "n-samples", "config")
-"""The objects of a results file this reader reads."""
-
-
-def _shape_problems(doc: dict[str, Any], file: str) -> Iterator[Problem]:
-    if "lm_eval_version" not in doc:
-        yield Problem(file, "$.lm_eval_version", "missing: not a results file of lm-eval 0.4")
-    for key in REQUIRED:
-        if not isinstance(doc.get(key), dict):
-            yield Problem(file, f"$.{key}", "missing or not an object")
-    config = doc.get("config")
-    if isinstance(config, dict) and not isinstance(config.get("model"), str):
-        yield Problem(file, "$.config.model", "missing or not text: which model ran is not recorded")
-    configs = doc.get("configs")
-    for task, task_config in configs.items() if isinstance(configs, dict) else ():
-        if not isinstance(task_config, dict):
-            yield Problem(file, f"$.configs.{task}", "not an object: the task's config")
-
-
-def _model(config: Mapping[str, Any]) -> str:
-    """``model/model_args`` as lm-eval's command line takes them (``hf/pretrained=gpt2,dtype=bfloat16``);
-    the bare model (``dummy``) when it had no arguments."""
-    args = config.get("model_args")
-    if isinstance(args, dict):
-        args = ",".join(f"{key}={_text(value)}" for key, value in args.items())
-    model: str = config["model"]
-    return f"{model}/{_text(args)}" if args else model
-
-
-def _seeds(config: Mapping[str, Any]) -> str:
-    """The run's seeds as ``--seed`` takes them: one number when all four agree (``seed=1``)."""
-    seeds = [_text(config.get(key)) for key in SEED_KEYS]
-    return f"seed={seeds[0]}" if len(set(seeds)) == 1 else "seed=" + ",".join(seeds)
-
-
-def _text(value: object) -> str:
-    """A JSON value as text: a number as written, text as is, anything else as compact JSON."""
-    if isinstance(value, _Number):
-        return value.text
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, default=_text, separators=(",", ":"))
-
-
-def _subjects(loaded: list[_Results]) -> dict[Path, str]:
-    """Each results file's subject: its model; when another results file of the import ran the same
-    model on one of its tasks, also its seeds, and when those agree too, its timestamp (lm-eval's
-    dummy model is ``dummy`` in every run: two seeds of it are told apart by the seed)."""
-    subjects: dict[Path, str] = {}
+def _variants(loaded: list[ResultsFile]) -> dict[Path, str]:
+    """Each results file's variant: empty, or when other results files of the import ran the same
+    model on one of its tasks, its facets that tell it from them, as few as do, in order."""
+    variants: dict[Path, str] = {}
     for results in loaded:
-        rivals = [other for other in loaded if other is not results and _same_model_and_task(results, other)]
-        if not rivals:
-            subjects[results.path] = results.model
-        elif all(other.seeds != results.seeds for other in rivals):
-            subjects[results.path] = f"{results.model} {results.seeds}"
-        else:
-            subjects[results.path] = f"{results.model} {results.seeds} run {results.date_id}"
-    return subjects
+        rivals = [
+            o
+            for o in loaded
+            if o is not results and o.name == results.name and set(o.tasks) & set(results.tasks)
+        ]
+        shown: list[str] = []
+        for index, facet in enumerate(results.facets):
+            if any(other.facets[index] != facet for other in rivals):
+                shown.append(facet or "no arguments")
+                rivals = [other for other in rivals if other.facets[index] == facet]
+        variants[results.path] = " ".join(shown)
+    return variants
 
 
-def _same_model_and_task(one: _Results, other: _Results) -> bool:
-    return one.model == other.model and bool(set(one.tasks) & set(other.tasks))
-
-
-def _same_run_twice(loaded: list[_Results], subjects: dict[Path, str]) -> Iterator[Problem]:
-    """Two results files whose runs would share a subject and a task (the same model, seeds and
-    timestamp in two folders) cannot both be imported."""
-    first: dict[tuple[str, str], Path] = {}
+def _same_run_twice(loaded: list[ResultsFile], variants: dict[Path, str]) -> Iterator[Problem]:
+    """Two results files whose runs would share a model, variant and task (the same model, seeds
+    and timestamp in two folders) cannot both be imported."""
+    first: dict[tuple[str, str, str], Path] = {}
     for results in loaded:
+        who = f"{results.name} {variants[results.path]}".strip()
         for task in results.tasks:
-            other = first.setdefault((subjects[results.path], task), results.path)
+            other = first.setdefault((results.name, variants[results.path], task), results.path)
             if other != results.path:
-                message = f"runs {subjects[results.path]} on {task}, as {other} does: import one of them"
+                message = f"runs {who} on {task}, as {other} does: import one of them"
                 yield Problem(str(results.path), f"$.configs.{task}", message)
 
 
 def _run(
-    results: _Results, task: str, check: str, threshold: Decimal | None, subject: str
+    task: _Task,
+    choice: _Choice,
+    threshold: Decimal | None,
+    variants: dict[Path, str],
+    absent: tuple[tuple[ResultsFile, str], ...],
 ) -> Result[ImportedRun]:
     """One task of one results file: its plan, its samples file's lines, lm-eval's own aggregate."""
     problems = Problems()
-    key = problems.take(_metric_key(results, task, check))
-    size = problems.take(_plan_size(results, task))
-    samples = problems.take(_samples_file(results, task))
-    if key is None or size is None or samples is None:
+    results = task.results
+    key = problems.take(_metric_key(results, task.task, choice.check))
+    size = problems.take(_plan_size(results, task.task))
+    if key is None or size is None:
         return problems.result(None)
-    rule = _Rule(check, key.partition(",")[2], threshold)
-    observations = problems.take(
-        _observations(results.path.with_name(samples.name), samples.data, rule, size)
-    )
+    rule = samples.Rule(choice.check, key.partition(",")[2], threshold)
+    lines = samples.of_filter(task.lines, rule.filter)
+    corpus = samples.corpus_level(lines, rule.metric)
+    if corpus is not None:
+        return Result(None, (_corpus_level_problem(task, rule, corpus),))
+    observations = problems.take(samples.observations(task.path, lines, rule, size))
     if observations is None:
         return problems.result(None)
-    reported = _reported(results, task, key, check)
-    rest = (*_plan_notes(results, task, size), *_cross_check(reported, observations, size))
-    named = tuple(_subject_notes(results, subject, blind=False))
-    blind_notes = (*_subject_notes(results, subject, blind=True), *rest) if named else None
+    reported = _reported(results, task.task, key, choice.check)
+    variant = variants[results.path]
+    rest = (
+        *_version_notes(results),
+        *_choice_notes(choice),
+        *_plan_notes(results, task.task, size),
+        *_group_notes(results, task.task),
+        *_cross_check(reported, observations, size),
+    )
+    named = (*_model_notes(results, variant, blind=False), *_left_out_notes(results, absent, blind=False))
+    unnamed = (*_model_notes(results, variant, blind=True), *_left_out_notes(results, absent, blind=True))
     run = ImportedRun(
-        subject=subject,
-        task=task,
+        subject=results.name,
+        variant=variant,
+        task=task.task,
         planned=tuple((str(doc_id), 1) for doc_id in range(size)),
         observations=observations,
-        sources=(SourceFile(results.path.name, results.data), samples),
-        producer=f"lm-eval {results.version}",
+        sources=(SourceFile(results.path.name, results.data), task.source),
+        producer=results.producer,
         status="success",
         reported=(reported,),
         notes=(*named, *rest),
-        blind_notes=blind_notes,
+        blind_notes=(*unnamed, *rest),
         created=results.created,
     )
     return problems.result(run)
 
 
-def _metric_key(results: _Results, task: str, check: str) -> Result[str]:
+def _metric_key(results: ResultsFile, task: str, check: str) -> Result[str]:
     """The task's aggregate key of ``check``: ``acc`` names ``acc,<filter>`` when the task has one
     filter for it; ``acc,<filter>`` names itself."""
-    aggregates = results.doc["results"].get(task)
-    keys = _metric_keys(aggregates)
+    keys = files.metric_keys(results.doc["results"].get(task))
     wanted = [key for key in keys if key == check or key.partition(",")[0] == check]
     if len(wanted) == 1:
         return Result(wanted[0])
@@ -360,7 +298,20 @@ def _metric_key(results: _Results, task: str, check: str) -> Result[str]:
     return Result(None, (Problem(str(results.path), f"$.results.{task}", message),))
 
 
-def _plan_size(results: _Results, task: str) -> Result[int]:
+def _corpus_level_problem(task: _Task, rule: samples.Rule, corpus: Line) -> Problem:
+    """One problem for a task whose chosen metric is corpus-level, naming the per-sample ones."""
+    number, line = corpus
+    names = [key.partition(",")[0] for key in files.metric_keys(task.results.doc["results"].get(task.task))]
+    available = ", ".join(dict.fromkeys(samples.per_sample_metrics(line, names))) or "none"
+    message = (
+        f"corpus-level: its per-sample value is a list ({text(line[rule.metric])[:60]}) that lm-eval "
+        f"scores only over the whole task, so it decides no sample; the task's per-sample metrics: "
+        f"{available} (choose one with --metric {task.task}=METRIC)"
+    )
+    return Problem(str(task.path), f"line {number}: {rule.metric}", message)
+
+
+def _plan_size(results: ResultsFile, task: str) -> Result[int]:
     """How many docs lm-eval ran (``n-samples.<task>.effective``): the plan is doc ids 0 to that - 1.
     Fewer than the task's docs without ``--limit`` means a ``--samples`` selection, whose doc ids
     the results file does not record: refused."""
@@ -368,9 +319,9 @@ def _plan_size(results: _Results, task: str) -> Result[int]:
     counts = results.doc["n-samples"].get(task)
     if not isinstance(counts, dict):
         return Result(None, (Problem(file, where, "missing: the task's planned sample count"),))
-    original, effective = _count(counts.get("original")), _count(counts.get("effective"))
+    original, effective = samples.count(counts.get("original")), samples.count(counts.get("effective"))
     if original is None or effective is None or effective > original:
-        counted = f"original {_text(counts.get('original'))}, effective {_text(counts.get('effective'))}"
+        counted = f"original {text(counts.get('original'))}, effective {text(counts.get('effective'))}"
         message = f"{counted}: not two counts with effective ≤ original"
         return Result(None, (Problem(file, where, message),))
     if effective < original and results.doc["config"].get("limit") is None:
@@ -382,197 +333,113 @@ def _plan_size(results: _Results, task: str) -> Result[int]:
     return Result(effective)
 
 
-def _count(value: object) -> int | None:
-    """``value`` when it is a JSON integer ≥ 0, else None."""
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _samples_file(results: _Results, task: str) -> Result[SourceFile]:
-    """The task's samples file beside the results file, with the same timestamp, byte for byte."""
-    path = results.path.with_name(f"samples_{task}_{results.date_id}.jsonl")
-    if not path.is_file():
-        message = f"no {path.name} beside it: run lm_eval with --log_samples to write each sample's result"
-        return Result(None, (Problem(str(results.path), f"$.configs.{task}", message),))
-    data = _read(path)
-    if data.value is None:
-        return Result(None, data.problems)
-    return Result(SourceFile(path.name, data.value))
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """What turns a samples line into a check state: the metric, its filter, the threshold."""
-
-    check: str
-    filter: str
-    threshold: Decimal | None
-
-    @property
-    def metric(self) -> str:
-        return self.check.partition(",")[0]
-
-
-def _observations(path: Path, data: bytes, rule: _Rule, size: int) -> Result[tuple[Observation, ...]]:
-    """One observation per line of the rule's filter, in doc order; every line is checked."""
-    problems = Problems()
-    found: dict[int, tuple[int, Observation]] = {}
-    for number, text in enumerate(data.split(b"\n"), start=1):
-        if not text.strip():
-            continue
-        line = problems.take(_line(path, number, text, rule.filter))
-        if line is None:
-            continue
-        doc_id = problems.take(_doc_id(path, number, line, size, found))
-        observation = problems.take(_observation(path, number, line, rule))
-        if doc_id is not None and observation is not None:
-            found[doc_id] = (number, observation)
-    ordered = tuple(found[doc_id][1] for doc_id in sorted(found))
-    return problems.result(ordered)
-
-
-def _line(path: Path, number: int, text: bytes, filter_: str) -> Result[dict[str, Any]]:
-    """A samples line as an object when it is of ``filter_`` (lines of other filters: None)."""
-    where = f"line {number}"
-    parsed = _parse(text, str(path), where)
-    if parsed.problems:
-        return Result(None, parsed.problems)
-    line = parsed.value
-    if not isinstance(line, dict):
-        return Result(None, (Problem(str(path), where, "is not a JSON object"),))
-    if not isinstance(line.get("filter"), str):
-        return Result(None, (Problem(str(path), f"{where}: filter", "missing or not text"),))
-    return Result(line if line["filter"] == filter_ else None)
-
-
-def _doc_id(
-    path: Path, number: int, line: dict[str, Any], size: int, found: dict[int, tuple[int, Observation]]
-) -> Result[int]:
-    where = f"line {number}: doc_id"
-    doc_id = _count(line.get("doc_id"))
-    if doc_id is None:
-        message = f"{_text(line.get('doc_id'))} is not a doc id (an integer ≥ 0)"
-        return Result(None, (Problem(str(path), where, message),))
-    if doc_id >= size:
-        message = f"{doc_id} is outside the plan (doc ids 0 to {size - 1}: n-samples.effective is {size})"
-        return Result(None, (Problem(str(path), where, message),))
-    if doc_id in found:
-        message = f"{doc_id} again: line {found[doc_id][0]} has it too (same filter)"
-        return Result(None, (Problem(str(path), where, message),))
-    return Result(doc_id)
-
-
-def _observation(path: Path, number: int, line: dict[str, Any], rule: _Rule) -> Result[Observation]:
-    where = f"line {number}: {rule.metric}"
-    if rule.metric not in line:
-        listed = line.get("metrics")
-        names = listed if isinstance(listed, list) else []
-        has = ", ".join(name for name in names if isinstance(name, str)) or "none"
-        return Result(None, (Problem(str(path), where, f"missing; the line's metrics: {has}"),))
-    value = line[rule.metric]
-    state = _state(value, rule.threshold)
-    if isinstance(state, Problem):
-        return Result(None, (Problem(str(path), where, state.message),))
-    values = [(rule.check, _text(value))]
-    if isinstance(line.get("doc_hash"), str):
-        values.append(("doc_hash", line["doc_hash"]))
-    observation = Observation(
-        sample_id=_text(line.get("doc_id")),
-        epoch=1,
-        terminal="completed",
-        checks=((rule.check, state),),
-        values=tuple(values),
-    )
-    return Result(observation)
-
-
-def _state(value: object, threshold: Decimal | None) -> CheckState | Problem:
-    """The rule of :func:`success` for one value; a Problem (place left empty) when it cannot apply."""
-    if isinstance(value, bool):
-        return "pass" if value else "fail"
-    if value is None:
-        return "not_evaluable"
-    number = _decimal(value)
-    if number is None:
-        return Problem("", "", f"{_text(value)} is not a number or true/false")
-    if number.is_nan():
-        return "not_evaluable"
-    if threshold is not None:
-        return "pass" if number >= threshold else "fail"
-    if number in (0, 1):
-        return "pass" if number == 1 else "fail"
-    return Problem("", "", f"{_text(value)} is neither 0 nor 1: give a threshold to read it as pass / fail")
-
-
-def _decimal(value: object) -> Decimal | None:
-    if isinstance(value, _Number):
-        try:
-            return value.value
-        except InvalidOperation:
-            return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Decimal(value)
-    return None
-
-
-def _reported(results: _Results, task: str, key: str, check: str) -> Reported:
+def _reported(results: ResultsFile, task: str, key: str, check: str) -> Reported:
     metric, _, filter_ = key.partition(",")
     basis = f"lm-eval's {metric}: mean over the task's samples (filter {filter_})"
     value = results.doc["results"][task][key]
-    return Reported(name=metric, check=check, value=_text(value), basis=basis)
+    return Reported(name=metric, check=check, value=text(value), basis=basis)
 
 
-def _cross_check(reported: Reported, observations: tuple[Observation, ...], size: int) -> tuple[str, ...]:
+def _cross_check(reported: Reported, observations: tuple[Any, ...], size: int) -> tuple[str, ...]:
     """A note when lm-eval's figure is not passes / planned: they agree when they differ by less than
     one unit in the last place lm-eval wrote (it writes a double's shortest text, not a rounding)."""
     if numbers.figure_problem(reported.value) is not None:
         return (f"lm-eval's {reported.name} is {reported.value}, not a number: not compared",)
     passes = sum(1 for observation in observations if observation.checks[0][1] == "pass")
-    if size == 0:
+    if size == 0 or numbers.agrees(reported.value, Fraction(passes, size)):
         return ()
-    if numbers.agrees(reported.value, Fraction(passes, size)):
-        return ()
-    return (_disagree(reported, passes, size),)
-
-
-def _disagree(reported: Reported, passes: int, size: int) -> str:
     return (
         f"lm-eval reports {reported.name} {reported.value}, but {passes} of the {size} planned samples "
-        f"pass ({passes}/{size}): lm-eval's mean is of its values over the samples it ran"
+        f"pass ({passes}/{size}): lm-eval's mean is of its values over the samples it ran",
     )
 
 
-def _subject_notes(results: _Results, subject: str, blind: bool) -> Iterator[str]:
-    """Why the subject is more than the model's name; when ``blind``, without the model's name nor
-    the seeds (the subject is made of both: ``dummy seed=1``)."""
-    if subject != results.model and blind:
+def _model_notes(results: ResultsFile, variant: str, blind: bool) -> Iterator[str]:
+    """How lm-eval ran the model, and what tells this run from another of the same model; when
+    ``blind``, without the model, its arguments or seeds (they may name it)."""
+    if blind:
+        if variant:
+            yield (
+                "another results file of this import ran the same model on this task too: what tells the "
+                "two apart is in the producer's files, withheld while the models are blind"
+            )
+        return
+    args = ",".join(f"{key}={value}" for key, value in results.model_args) or "none"
+    yield f"lm-eval's config: model {results.doc['config']['model']}, model_args {args}, {results.facets[1]}"
+    if variant:
         yield (
-            "another results file of this import ran the same model on this task too: what tells the "
-            "two apart is in the producer's files, withheld while the models are blind"
-        )
-    elif subject != results.model:
-        yield (
-            f"another results file of this import ran {results.model} on this task too: "
-            "its seeds (config.random_seed, numpy_seed, torch_seed, fewshot_seed) tell this run apart"
-            + ("" if subject.endswith(results.seeds) else ", with the timestamp of its file name")
+            f"another results file of this import ran {results.name} on this task too: {variant} tells "
+            "this run apart (the model's arguments, then its seeds, then its file's timestamp, as few as do)"
         )
 
 
-def _plan_notes(results: _Results, task: str, size: int) -> Iterator[str]:
+def _version_notes(results: ResultsFile) -> Iterator[str]:
+    if results.version is None:
+        yield (
+            "the results file records no lm_eval_version (lm-eval wrote none before 0.4.8): read as an "
+            "lm-eval 0.4 results file by its objects (results, configs, n-samples, config)"
+        )
+
+
+def _choice_notes(choice: _Choice) -> Iterator[str]:
+    if choice.skipped:
+        yield (
+            f"{', '.join(choice.skipped)}: corpus-level (each sample's value is a list that lm-eval "
+            f"scores only over the whole task), passed over: {choice.check}, the task's first "
+            "per-sample metric, decides"
+        )
+
+
+def _plan_notes(results: ResultsFile, task: str, size: int) -> Iterator[str]:
     original = results.doc["n-samples"][task]["original"]
     if size < original:
-        limit = _text(results.doc["config"].get("limit"))
+        limit = text(results.doc["config"].get("limit"))
         yield f"lm-eval ran {size} of the task's {original} docs (--limit {limit}): the plan is those {size}"
     repeats = results.doc["configs"][task].get("repeats")
     if isinstance(repeats, int) and repeats > 1:
         yield f"the task repeats each request {repeats} times; lm-eval's filter made one value of each doc"
 
 
-def _created(date: object) -> str | None:
-    """``date`` (seconds since 1970, as lm-eval wrote it) as UTC ISO 8601 text, to the microsecond;
-    None when it is not such a time."""
-    seconds = _decimal(date)
-    if seconds is None or not seconds.is_finite() or not 0 <= seconds < 253402300800:  # year 10000
-        return None
-    whole = int(seconds)
-    micro = int((seconds - whole) * 1_000_000)
-    return (datetime.fromtimestamp(whole, UTC) + timedelta(microseconds=micro)).isoformat()
+def _group_notes(results: ResultsFile, task: str) -> Iterator[str]:
+    """lm-eval's figures of each group the task is a subtask of: a group's row, not a run."""
+    for group, subtasks in results.groups.items():
+        if task not in subtasks:
+            continue
+        rows = results.doc.get("groups")
+        row = rows.get(group) if isinstance(rows, dict) else None
+        row = row if isinstance(row, dict) else results.doc["results"].get(group)
+        figures = "; ".join(f"{key} {text(row[key])}" for key in files.metric_keys(row)) or "no figure"
+        yield (
+            f"lm-eval's group {group} (subtasks {', '.join(subtasks)}) reports {figures}: a group's "
+            "aggregate over its subtasks, not imported as a run"
+        )
+
+
+def _left_out_notes(
+    results: ResultsFile, absent: tuple[tuple[ResultsFile, str], ...], blind: bool
+) -> Iterator[str]:
+    """The tasks of this run's results file left out for want of a samples file (a blind note
+    leaves out the file's name: ``--output_path`` may have named it after the model)."""
+    for other, task in absent:
+        if other is results:
+            yield _left_out(task, "this results file" if blind else results.path.name)
+
+
+def _left_out(task: str, where: str) -> str:
+    return f"task {task} of {where}: not derivable: no per-sample file (lm_eval --log_samples): not imported"
+
+
+def _with_left_out_notes(
+    runs: tuple[ImportedRun, ...], tasks: tuple[_Task, ...], absent: tuple[tuple[ResultsFile, str], ...]
+) -> tuple[ImportedRun, ...]:
+    """The runs, the first also noting the tasks left out of results files none of whose tasks has
+    a samples file (every other run notes its own file's)."""
+    with_runs = {task.results.path for task in tasks}
+    orphans = [(results, task) for results, task in absent if results.path not in with_runs]
+    if not runs or not orphans:
+        return runs
+    first = runs[0]
+    named = tuple(_left_out(task, results.path.name) for results, task in orphans)
+    unnamed = tuple(_left_out(task, "another results file") for _, task in orphans)
+    blind = (*(first.blind_notes or first.notes), *unnamed)
+    return (replace(first, notes=(*first.notes, *named), blind_notes=blind), *runs[1:])

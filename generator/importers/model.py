@@ -68,7 +68,7 @@ class ImportedRun:
     """One (task, model, producer file): one run folder."""
 
     subject: str
-    """The model (or agent) as the producer names it: ``mockllm/model``, ``hf/pretrained=…``."""
+    """The model (or agent) by the name people know it by: ``mockllm/model``, ``Qwen/Qwen3-8B``."""
     task: str
     """The task (dataset) the samples come from; a prompt corpus of the benchmark."""
     planned: tuple[tuple[str, int], ...]
@@ -91,9 +91,14 @@ class ImportedRun:
     created: str = ""
     """The producer's timestamp of the run, as text (orders runs; shown)."""
     variant: str = ""
-    """What tells this run apart from other runs of the same model (its seeds, model arguments or
-    timestamp, in words: ``seed=1``), empty when nothing does. Two runs of one model get labels told
-    apart by a short digest of it, which the run notes explain (``importers.write``)."""
+    """What tells this run from another run of the same :attr:`subject` in the import (lm-eval:
+    ``seed=1``, ``dtype=bfloat16``, ``run 2026-12-06T05-07-39.1``), empty when no other run of the
+    model shares a task with it. Never part of the model's name; the run's notes explain it."""
+
+    @property
+    def who(self) -> str:
+        """The subject and, when set, its variant: one run of one model (``dummy seed=1``)."""
+        return f"{self.subject} {self.variant}" if self.variant else self.subject
 
 
 @dataclass(frozen=True)
@@ -107,3 +112,13 @@ class Imported:
     success: str
     """The rule that turned the producer's values into pass / fail, in words: shown in the rubric."""
     runs: tuple[ImportedRun, ...]
+    task_checks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """(task, the checks its samples require) for a task decided by checks other than all of
+    :attr:`checks` (lm-eval: each task's own metric); a task not listed requires every check."""
+    left_out: tuple[str, ...] = ()
+    """What the producer's files list but the import could not derive, in words (lm-eval: a task
+    without its per-sample file). The runs' notes disclose it; the command's summary names it."""
+
+    def required_checks(self, task: str) -> tuple[str, ...]:
+        """The checks every sample of ``task`` must pass."""
+        return dict(self.task_checks).get(task, self.checks)

@@ -65,7 +65,7 @@ class Written:
     runs: tuple[str, ...]
     planned: int
     labels: Mapping[str, str]
-    """Label → subject as the producer names it."""
+    """Label → subject as the producer names it, and its variant when it has one (``ImportedRun.who``)."""
 
 
 def safe_name(text: str) -> str:
@@ -142,26 +142,11 @@ def model_labels(models: Iterable[Model], blind: bool) -> dict[Model, str]:
     return labels
 
 
-def _prompt_ids(imported: Imported, file: str) -> dict[tuple[str, str], str]:
-    """(task, sample id) → prompt id; two sample ids of a task that read the same once made safe are
-    refused (they could not be told apart on a page)."""
-    ids: dict[tuple[str, str], str] = {}
-    problems = []
-    taken: dict[tuple[str, str], str] = {}
-    for run in imported.runs:
-        for sample, _ in run.planned:
-            if (run.task, sample) in ids:
-                continue
-            prompt = sample if SAFE.match(sample) else safe_name(sample)
-            other = taken.get((run.task, prompt.casefold()))
-            if other is not None and other != sample:
-                message = f"sample ids {other!r} and {sample!r} of task {run.task!r} read the same as ids"
-                problems.append(Problem(file, "samples", message))
-            taken[(run.task, prompt.casefold())] = sample
-            ids[(run.task, sample)] = prompt
-    if problems:
-        raise ProblemReport(problems)
-    return ids
+def _prompt_ids(imported: Imported) -> dict[tuple[str, str], str]:
+    """(task, sample id) → prompt id: the sample id as the producer wrote it, in any script. A prompt
+    id is text the pages show, never a file name: a trial id that needs one is made from a digest
+    (:meth:`Layout.trial_id`), so two ids a letter apart stay two prompts."""
+    return {(run.task, sample): sample for run in imported.runs for sample, _ in run.planned}
 
 
 def _one_run_per_subject_and_task(imported: Imported, file: str) -> None:
@@ -190,7 +175,7 @@ class Layout:
         self.suffixed = {model for model in self.labels if subjects.count(model[0]) > 1}
         """Models whose label carries a variant's suffix: their subject has runs of other variants."""
         self.tasks = sorted({r.task for r in imported.runs})
-        self.prompts = _prompt_ids(imported, file)
+        self.prompts = _prompt_ids(imported)
         self.many_tasks = len(self.tasks) > 1
 
     def label(self, run: ImportedRun) -> str:
@@ -402,7 +387,9 @@ def declaration(imported: Imported, layout: Layout, rubric: bytes, title: str | 
         corpora.append(
             {
                 "version": task,
-                "prompts": [{"id": p, "required_checks": list(imported.checks)} for p in prompts],
+                "prompts": [
+                    {"id": p, "required_checks": list(imported.required_checks(task))} for p in prompts
+                ],
             }
         )
     runs = len(imported.runs)
@@ -513,8 +500,8 @@ def run_files(
 
 
 def shown_text_problems(imported: Imported, options: Options, file: str) -> list[Problem]:
-    """The producer's text that a page shows (model, task, producer and version, checks, figures'
-    names, notes, the title), each checked as a name or title in our own inputs is: a character a
+    """The producer's text that a page shows (model, task, sample ids, producer and version, checks,
+    figures' names, notes, the title), each checked as a name or title in our own inputs is: a character a
     reader does not see is refused here, with the producer file that holds it, not by the build."""
     shown: list[tuple[str, str, str]] = [("--title", "", options.title or "")]
     shown += [(file, "checks", check) for check in imported.checks]
@@ -525,6 +512,7 @@ def shown_text_problems(imported: Imported, options: Options, file: str) -> list
             (source, "task", run.task),
             (source, "variant", run.variant),
         ]
+        shown += [(source, "sample id", sample) for sample in dict.fromkeys(s for s, _ in run.planned)]
         shown.append((source, "producer", run.producer))
         for figure in run.reported:
             shown += [(source, "reported", figure.name), (source, "reported", figure.check)]
@@ -624,4 +612,8 @@ def write(imported: Imported, into: Path, options: Options, file: str) -> Writte
         raise
     runs = tuple(sorted(layout.run_id(run) for run in imported.runs))
     planned = sum(len(run.planned) for run in imported.runs)
-    return Written(into, runs, planned, {label: subject for (subject, _), label in layout.labels.items()})
+    named = {
+        label: f"{subject} {variant}" if variant else subject
+        for (subject, variant), label in layout.labels.items()
+    }
+    return Written(into, runs, planned, named)

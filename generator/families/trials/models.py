@@ -105,7 +105,11 @@ class TrialsContract(Strict):
 
 
 class Prompt(Strict):
-    id: str = Field(pattern=SAFE_ID)
+    id: Shown = Field(
+        min_length=1,
+        description="The prompt's id as its producer wrote it, in any script: text the pages show, never a"
+        " file name (a trial id is).",
+    )
     required_checks: tuple[Shown, ...] = Field(
         min_length=1, description="Every required functional check of this prompt."
     )
