@@ -32,6 +32,7 @@ from urllib.parse import quote, quote_plus
 import pytest
 
 from generator.families.trials.report import TrialsSection
+from generator.inputs.readable import hidden_character
 from generator.inputs.seal import SEAL_NAME
 from generator.score.run import score_inputs
 from tests.conftest import CORPUS, corpus_of, rendering, reseal, run_cli, snapshot
@@ -222,13 +223,21 @@ def cite_blind_scores(runs: Path) -> None:
 
 
 def run_with_producer(tmp_path: Path, producer: str) -> Path:
-    """The blind benchmark alone, its first run's free ``producer`` text set, resealed, and its reveal
-    citing the blind scores: an inputs root whose reveal build scans that text."""
+    """The blind benchmark alone, its first run's ``producer`` text set, resealed, and its reveal
+    citing the blind scores: an inputs root whose reveal build scans that text. Text holding a
+    character a reader does not see goes to the benchmark's free ``description`` instead: a run's
+    producer (a package and its version) is refused for it before any scan (issue 44)."""
     runs = corpus_of(tmp_path / "runs", BENCH)
-    run = runs / BENCH / "run-p-a"
-    meta = json.loads((run / "run.json").read_text(encoding="utf-8")) | {"producer": producer}
-    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
-    reseal(run)
+    if hidden_character(producer) is not None:
+        bench = runs / BENCH
+        decl = json.loads((bench / "benchmark.json").read_text(encoding="utf-8")) | {"description": producer}
+        (bench / "benchmark.json").write_text(json.dumps(decl), encoding="utf-8")
+        reseal(bench)
+    else:
+        run = runs / BENCH / "run-p-a"
+        meta = json.loads((run / "run.json").read_text(encoding="utf-8")) | {"producer": producer}
+        (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+        reseal(run)
     cite_blind_scores(runs)
     return runs
 
