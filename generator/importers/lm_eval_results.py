@@ -341,8 +341,8 @@ def _reported(results: ResultsFile, task: str, key: str, check: str) -> Reported
 
 
 def _cross_check(reported: Reported, observations: tuple[Any, ...], size: int) -> tuple[str, ...]:
-    """A note when lm-eval's figure is not passes / planned: they agree when they differ by less than
-    one unit in the last place lm-eval wrote (it writes a double's shortest text, not a rounding)."""
+    """A note when lm-eval's figure is not passes / planned, by the rule the build discloses by
+    (``inputs.numbers.agrees``: lm-eval writes a double's shortest text, its nearest double)."""
     if numbers.figure_problem(reported.value) is not None:
         return (f"lm-eval's {reported.name} is {reported.value}, not a number: not compared",)
     passes = sum(1 for observation in observations if observation.checks[0][1] == "pass")
