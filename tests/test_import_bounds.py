@@ -22,6 +22,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from generator.families.trials import provenance
+from generator.importers.lm_eval_results import _cross_check
+from generator.importers.model import Observation, Reported
 from generator.inputs import files, numbers
 from tests.conftest import ROOT, reseal
 
@@ -333,3 +336,15 @@ def test_an_lm_eval_number_too_long_or_nesting_too_deep_is_refused(
     assert made.returncode == 4, made.stderr
     assert "Traceback" not in made.stderr
     assert f"{results}: {says}" in made.stderr
+
+
+@given(near())
+def test_lm_eval_s_own_cross_check_and_the_build_use_one_rule(case: tuple[str, Fraction]) -> None:
+    """A run note of lm-eval's importer and the site's disclosure never contradict each other."""
+    text, exact = case
+    passes, size = exact.numerator, exact.denominator
+    observations = tuple(
+        Observation(str(i), 1, "completed", (("acc", "pass" if i < passes else "fail"),)) for i in range(size)
+    )
+    noted = _cross_check(Reported("acc", "acc", text, "mean"), observations, size)
+    assert (noted == ()) == provenance.agrees(text, passes, size)
