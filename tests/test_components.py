@@ -1145,7 +1145,7 @@ def test_judge_drift_against_the_previous_version() -> None:
     from generator.report.model import SiteReport
 
     golden = json.loads(
-        (ROOT / "tests" / "golden" / "site" / "sha-8af26a65c5f1" / "data" / "site.json").read_text()
+        (ROOT / "tests" / "golden" / "site" / "sha-b8df8bd9b2c8" / "data" / "site.json").read_text()
     )
     golden["benchmarks"] = [b for b in golden["benchmarks"] if b["id"] == BENCH]
 

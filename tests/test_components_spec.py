@@ -176,7 +176,7 @@ def test_the_example_site_is_figure_for_figure_what_it_was(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     golden = ROOT / "tests" / "golden" / "site"
     versions = sorted(p.parent.parent.name for p in out.glob("*/data/site.json"))
-    assert versions == ["2026.11-blind", "sha-8af26a65c5f1"]
+    assert versions == ["2026.11-blind", "sha-b8df8bd9b2c8"]
     for version in versions:
         data = out / version / "data"
         entry = json.loads((data / "benchmarks" / "je-validation.json").read_text())

@@ -17,7 +17,7 @@ from generator.report.model import SiteReport
 from tests.conftest import ROOT
 
 GOLDEN = ROOT / "tests" / "golden" / "site"
-EARLIER, LATER = "2026.11-blind", "sha-8af26a65c5f1"
+EARLIER, LATER = "2026.11-blind", "sha-b8df8bd9b2c8"
 
 
 def golden(version: str) -> SiteReport:
