@@ -31,6 +31,7 @@ from typing import Any, BinaryIO
 
 from generator.errors import Problem, Problems, Result
 from generator.importers import reading
+from generator.importers.reading import DuplicateKey, object_once
 
 LOG_VERSION = 2
 """The only inspect_ai log format this reader knows (a log without ``version`` is read as it)."""
@@ -104,22 +105,8 @@ def _load_bytes(path: Path, data: bytes) -> Result[Log]:
     return Result(None, (problem(path, header.place.at("version"), message),))
 
 
-class _DuplicateKey(ValueError):
-    """A key twice in one object: refused, as in every input (``json`` would keep the last)."""
-
-
-def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys each appear once."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(f"the key {key!r} twice in one object: every key may appear once")
-        found[key] = value
-    return found
-
-
 def _parse(data: bytes) -> Any:
-    return json.loads(data, parse_float=Number, parse_constant=Number, object_pairs_hook=_once)
+    return json.loads(data, parse_float=Number, parse_constant=Number, object_pairs_hook=object_once)
 
 
 def _load_json(path: Path, data: bytes) -> Result[Log]:
@@ -130,8 +117,9 @@ def _load_json(path: Path, data: bytes) -> Result[Log]:
     except json.JSONDecodeError as error:
         where = f"line {error.lineno} column {error.colno}"
         return Result(None, (problem(path, where, f"not valid JSON ({error.msg}): truncated?"),))
-    except _DuplicateKey as error:
-        return Result(None, (problem(path, "", f"not valid JSON: {error}"),))
+    except DuplicateKey as error:
+        message = f"not valid JSON: the key {error.key!r} twice in one object: every key may appear once"
+        return Result(None, (problem(path, "", message),))
     except ValueError as error:  # an integer literal longer than Python's digit limit
         return Result(None, (problem(path, "", f"not valid JSON: {error}"),))
     except RecursionError:

@@ -20,6 +20,7 @@ from typing import Any
 
 from generator.errors import Problem, Problems, Result
 from generator.importers.model import CheckState, Observation
+from generator.importers.reading import DuplicateKey, object_once
 
 Line = tuple[int, dict[str, Any]]
 """A samples line: its 1-based number in the file and its object."""
@@ -41,9 +42,9 @@ def parse(data: bytes, file: str, where: str) -> Result[object]:
     ``where`` names the line of a JSONL file; a whole file's place is the error's line and column."""
     try:
         text = data.decode("utf-8")
-        value = json.loads(text, parse_float=Number, parse_constant=Number, object_pairs_hook=_object)
+        value = json.loads(text, parse_float=Number, parse_constant=Number, object_pairs_hook=object_once)
         return Result(value)
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         message = f"not valid JSON: the key {exc.key!r} twice in one object"
         return Result(None, (Problem(file, where, message),))
     except UnicodeDecodeError as exc:
@@ -55,22 +56,6 @@ def parse(data: bytes, file: str, where: str) -> Result[object]:
         return Result(None, (Problem(file, where, "not valid JSON: nested too deeply"),))
     except ValueError as exc:  # an integer literal longer than Python's digit limit
         return Result(None, (Problem(file, where, f"not valid JSON: {exc}"),))
-
-
-class _DuplicateKey(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object; a key twice is refused (the standard parser keeps the last silently)."""
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _DuplicateKey(key)
-        found[key] = value
-    return found
 
 
 def text(value: object) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from generator.errors import Problem, Result
 from generator.inputs.files import MAX_FILE_BYTES, too_large
@@ -72,3 +73,22 @@ class Budget:
                 " refused as a decompression bomb"
             )
         return f"decompresses to over {cap} bytes: a JSON document may hold at most {cap} bytes"
+
+
+class DuplicateKey(ValueError):
+    """A key written twice in one JSON object of a producer file: refused, as in every input
+    (``json`` would keep the last silently). Each reader words the refusal its own way."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def object_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``' object hook for producer files: the object, or :class:`DuplicateKey`."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found

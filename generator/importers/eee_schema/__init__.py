@@ -22,6 +22,7 @@ import jsonschema  # type: ignore[import-untyped]  # no py.typed: wrapped by _Va
 
 from generator.errors import Problem, Result
 from generator.importers import reading
+from generator.importers.reading import DuplicateKey, object_once
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,6 @@ class _Refused(ValueError):
     """A JSON text json.loads would accept but a record may not hold."""
 
 
-def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            raise _Refused(f"duplicate key {key!r}: every key may appear once")
-        found[key] = value
-    return found
-
-
 def _constant(name: str) -> Any:
     raise _Refused(f"{name} is not a JSON number")
 
@@ -112,11 +104,18 @@ def _constant(name: str) -> Any:
 def _parse(text: str, file: str, where: str) -> Result[Any]:
     try:
         value = json.loads(
-            text, object_pairs_hook=_pairs, parse_float=Float, parse_int=Integer, parse_constant=_constant
+            text,
+            object_pairs_hook=object_once,
+            parse_float=Float,
+            parse_int=Integer,
+            parse_constant=_constant,
         )
     except json.JSONDecodeError as exc:
         place = f"{where} column {exc.colno}" if where else f"line {exc.lineno} column {exc.colno}"
         return Result(None, (Problem(file, place, f"not valid JSON: {exc.msg}"),))
+    except DuplicateKey as exc:
+        message = f"not valid JSON: duplicate key {exc.key!r}: every key may appear once"
+        return Result(None, (Problem(file, where, message),))
     except (_Refused, ValueError, RecursionError) as exc:
         return Result(None, (Problem(file, where, f"not valid JSON: {exc}"),))
     return Result(value)
